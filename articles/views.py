@@ -1,0 +1,5 @@
+from wagtail.contrib.sitemaps.views import sitemap as wagtail_sitemap
+
+
+def sitemap(request):
+    return wagtail_sitemap(request)

@@ -1,0 +1,28 @@
+"""Tests run on PostgreSQL and Redis, like production (addresses from the environment)."""
+
+import os
+
+import dj_database_url
+
+from .base import *  # noqa: F401,F403
+from .env import env_str
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("TEST_DATABASE_URL", os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/llmbench")
+    )
+}
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/15")
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CACHES = {
+    "default": {
+        "BACKEND": "django_redis.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"test-{os.getpid()}",
+    }
+}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SECRET_KEY = "test-secret-key-not-for-production-0123456789-abcdefghijklmnop"
+ALLOWED_HOSTS = ["*"]

@@ -1,0 +1,26 @@
+from django.conf import settings
+from django.conf.urls.i18n import i18n_patterns
+from django.urls import include, path
+from wagtail import urls as wagtail_urls
+from wagtail.admin import urls as wagtailadmin_urls
+from wagtail.documents import urls as wagtaildocs_urls
+
+from articles import views as article_views
+
+urlpatterns = [
+    path("admin/", include(wagtailadmin_urls)),
+    path("documents/", include(wagtaildocs_urls)),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("sitemap.xml", article_views.sitemap, name="sitemap"),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+    from django.contrib.staticfiles.urls import staticfiles_urlpatterns
+
+    urlpatterns += staticfiles_urlpatterns()
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+# Every public page lives under /en/ or /es/; "/" is redirected by LocaleMiddleware
+# according to the browser's Accept-Language.
+urlpatterns += i18n_patterns(path("", include(wagtail_urls)), prefix_default_language=True)

@@ -1,0 +1,10 @@
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+from config.startup import require_database
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
+
+application = get_wsgi_application()
+require_database()
