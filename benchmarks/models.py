@@ -1,5 +1,367 @@
-from django.db import models
+"""Benchmark data: who serves which model, who measured it, what they found and what it costs."""
+
+import hashlib
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from .metrics import METRIC_CHOICES, METRICS
+from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
+
+
+class Provider(models.Model):
+    class Kind(models.TextChoices):
+        INFERENCE_HOST = "inference_host", _("Inference host")
+        MODEL_LAB = "model_lab", _("Model lab with its own API")
+        CLOUD = "cloud", _("Cloud platform")
+        AGGREGATOR = "aggregator", _("Router / aggregator")
+
+    name = models.CharField(_("name"), max_length=100, unique=True, help_text=_("Short name, e.g. “Fireworks”."))
+    full_name = models.CharField(
+        _("full name"), max_length=150, blank=True, help_text=_("Longer name where a page wants it, e.g. “Fireworks AI”.")
+    )
+    slug = models.SlugField(_("slug"), unique=True)
+    website = models.URLField(_("website"), blank=True)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.INFERENCE_HOST)
+    description = models.CharField(_("one-line description"), max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("provider")
+        verbose_name_plural = _("providers")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def display_full_name(self):
+        return self.full_name or self.name
+
+
+class LanguageModel(models.Model):
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    slug = models.SlugField(_("slug"), unique=True)
+    creator = models.CharField(_("creator"), max_length=100, blank=True)
+    open_weights = models.BooleanField(_("open weights"), default=False)
+    benchmark_effort = models.CharField(
+        _("benchmarked effort / configuration"), max_length=100, blank=True, help_text=_("e.g. “Max”, “High”, “single config”.")
+    )
+    is_baseline = models.BooleanField(
+        _("kept as a baseline"), default=False, help_text=_("An older model kept for comparison across providers.")
+    )
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("language model")
+        verbose_name_plural = _("language models")
+
+    def __str__(self):
+        return self.name
+
+
+class Endpoint(models.Model):
+    class Deployment(models.TextChoices):
+        SERVERLESS = "serverless", _("Serverless")
+        DEDICATED = "dedicated", _("Dedicated")
+
+    provider = models.ForeignKey(Provider, on_delete=models.PROTECT, related_name="endpoints", verbose_name=_("provider"))
+    model = models.ForeignKey(LanguageModel, on_delete=models.PROTECT, related_name="endpoints", verbose_name=_("model"))
+    tier = models.CharField(
+        _("tier"), max_length=50, blank=True, help_text=_("Empty for the standard tier; e.g. “Fast” for a premium SKU.")
+    )
+    api_model_id = models.CharField(
+        _("API model identifier"), max_length=200, blank=True, help_text=_("e.g. accounts/fireworks/models/glm-5p3-flash")
+    )
+    api_docs_url = models.URLField(_("API docs URL"), blank=True)
+    deployment = models.CharField(_("deployment"), max_length=20, choices=Deployment.choices, default=Deployment.SERVERLESS)
+
+    class Meta:
+        ordering = ["model__name", "provider__name", "tier"]
+        verbose_name = _("endpoint")
+        verbose_name_plural = _("endpoints")
+        constraints = [
+            models.UniqueConstraint(fields=["provider", "model", "tier"], name="endpoint_unique_provider_model_tier")
+        ]
+
+    def __str__(self):
+        return f"{self.label} · {self.model.name}"
+
+    @property
+    def label(self):
+        return f"{self.provider.name} ({self.tier})" if self.tier else self.provider.name
+
+    @property
+    def full_label(self):
+        name = self.provider.display_full_name
+        return f"{name} ({self.tier})" if self.tier else name
+
+
+class Source(models.Model):
+    class Kind(models.TextChoices):
+        BENCHMARK = "benchmark", _("Third-party benchmark")
+        FIRST_PARTY = "first_party", _("First-party run")
+        PRICE_LIST = "price_list", _("Provider price list")
+        DOCUMENTATION = "documentation", _("Documentation")
+
+    title = models.CharField(_("title"), max_length=200)
+    publisher = models.CharField(_("publisher"), max_length=100)
+    url = models.URLField(_("URL"), max_length=500)
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.BENCHMARK)
+    licence = models.CharField(_("licence"), max_length=200, blank=True)
+    attribution = models.CharField(
+        _("required attribution"), max_length=300, blank=True, help_text=_("Shown on every page that shows this source's data.")
+    )
+    accessed_on = models.DateField(_("date accessed"), null=True, blank=True)
+    auto_publish = models.BooleanField(
+        _("publish refreshed data automatically"),
+        default=False,
+        help_text=_("Off: a refresh creates a draft snapshot that an editor publishes."),
+    )
+
+    class Meta:
+        ordering = ["publisher", "title"]
+        verbose_name = _("source")
+        verbose_name_plural = _("sources")
+
+    def __str__(self):
+        return f"{self.publisher} · {self.title}"
+
+
+class Snapshot(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        SUPERSEDED = "superseded", _("Superseded")
+
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="snapshots", verbose_name=_("source"))
+    workload = models.CharField(_("workload"), max_length=300, blank=True, help_text=_("e.g. “10,000-token input”."))
+    effort = models.CharField(_("effort / configuration"), max_length=100, blank=True)
+    concurrency = models.PositiveIntegerField(_("concurrency"), null=True, blank=True)
+    sample_size = models.PositiveIntegerField(_("sample size (requests)"), null=True, blank=True)
+    window_start = models.DateTimeField(_("measurement window start"), null=True, blank=True)
+    window_end = models.DateTimeField(_("measurement window end"), null=True, blank=True)
+    measured_at = models.DateTimeField(_("measured at"))
+    fetched_at = models.DateTimeField(_("fetched at"), default=timezone.now)
+    raw_payload = models.TextField(_("raw upstream payload"), blank=True, help_text=_("Kept verbatim."))
+    checksum = models.CharField(_("checksum"), max_length=64, blank=True, db_index=True)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    supersedes = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by", verbose_name=_("supersedes")
+    )
+    correction_note = models.TextField(_("correction note"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    objects = SnapshotQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-measured_at", "-pk"]
+        get_latest_by = "measured_at"
+        verbose_name = _("snapshot")
+        verbose_name_plural = _("snapshots")
+
+    def __str__(self):
+        return f"{self.source} · {self.measured_at:%Y-%m-%d %H:%M} ({self.get_status_display()})"
+
+    # --- immutability -------------------------------------------------------------------------
+    IMMUTABLE_FIELDS = (
+        "source_id", "workload", "effort", "concurrency", "sample_size", "window_start", "window_end",
+        "measured_at", "raw_payload", "checksum",
+    )
+
+    def _stored_changes(self):
+        """(stored status, names of immutable fields changed since the last save)."""
+        if not self.pk:
+            return None, []
+        stored = Snapshot.objects.filter(pk=self.pk).values("status", *self.IMMUTABLE_FIELDS).first()
+        if not stored:
+            return None, []
+        return stored["status"], [f for f in self.IMMUTABLE_FIELDS if stored[f] != getattr(self, f)]
+
+    def clean(self):
+        if self.window_start and self.window_end and self.window_end < self.window_start:
+            raise ValidationError({"window_end": _("The measurement window ends before it starts.")})
+        status, changed = self._stored_changes()
+        if status and status != self.Status.DRAFT and changed:
+            raise ValidationError(
+                _("This snapshot is %(status)s and cannot be changed; publish a correction instead.") % {"status": status}
+            )
+
+    def save(self, *args, **kwargs):
+        status, changed = self._stored_changes()
+        if status and status != self.Status.DRAFT:
+            if changed or (status == self.Status.SUPERSEDED and self.status != self.Status.SUPERSEDED):
+                raise ImmutableSnapshotError(self, changed or ["status"])
+        if self.raw_payload and not self.checksum:
+            self.checksum = hashlib.sha256(self.raw_payload.encode()).hexdigest()
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self.status != self.Status.DRAFT:
+            raise ImmutableSnapshotError(self, ["deleted"])
+        return super().delete(*args, **kwargs)
+
+    # --- life cycle ---------------------------------------------------------------------------
+    @transaction.atomic
+    def publish(self):
+        """Publish a draft; the source's current published snapshot, if any, is left as is."""
+        if self.status != self.Status.DRAFT:
+            raise ValidationError(_("Only a draft snapshot can be published."))
+        self.status = self.Status.PUBLISHED
+        self.published_at = timezone.now()
+        self.save(update_fields=["status", "published_at"])
+        return self
+
+    @transaction.atomic
+    def publish_correction(self, correction, note):
+        """Publish `correction` (a draft) in place of this published snapshot, keeping both."""
+        if self.status != self.Status.PUBLISHED:
+            raise ValidationError(_("Only a published snapshot can be corrected."))
+        if not note.strip():
+            raise ValidationError({"correction_note": _("Say what the correction changes.")})
+        locked = Snapshot.objects.select_for_update().get(pk=self.pk)
+        if locked.status != self.Status.PUBLISHED:
+            raise ValidationError(_("This snapshot was superseded meanwhile."))
+        Snapshot.objects.filter(pk=self.pk).update(status=self.Status.SUPERSEDED)
+        self.status = self.Status.SUPERSEDED
+        correction.supersedes = self
+        correction.correction_note = note
+        correction.status = self.Status.PUBLISHED
+        correction.published_at = timezone.now()
+        correction.save()
+        return correction
+
+    def compute_checksum(self):
+        rows = sorted(
+            f"{m.endpoint_id}|{m.metric}|{m.value.normalize() if m.value is not None else ''}"
+            for m in self.measurements.all()
+        )
+        return hashlib.sha256("\n".join(rows).encode()).hexdigest()
+
+
+class ImmutableSnapshotError(ValidationError):
+    def __init__(self, snapshot, fields):
+        super().__init__(
+            _("Snapshot %(pk)s is %(status)s and cannot be changed (%(fields)s); publish a correction instead.")
+            % {"pk": snapshot.pk, "status": snapshot.status, "fields": ", ".join(fields)}
+        )
+
+
+class Measurement(models.Model):
+    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="measurements", verbose_name=_("snapshot"))
+    endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="measurements", verbose_name=_("endpoint"))
+    metric = models.CharField(_("metric"), max_length=40, choices=METRIC_CHOICES)
+    value = models.DecimalField(_("value"), max_digits=16, decimal_places=6)
+
+    objects = MeasurementQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["snapshot", "endpoint", "metric"]
+        verbose_name = _("measurement")
+        verbose_name_plural = _("measurements")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["snapshot", "endpoint", "metric"], name="measurement_one_value_per_snapshot_endpoint_metric"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.endpoint} · {self.metric} = {self.value}"
+
+    @property
+    def metric_definition(self):
+        return METRICS[self.metric]
+
+    def clean(self):
+        errors = {}
+        if self.metric not in METRICS:
+            errors["metric"] = _("Unknown metric “%(metric)s”.") % {"metric": self.metric}
+        elif self.value is not None:
+            message = METRICS[self.metric].validate(self.value)
+            if message:
+                errors["value"] = message
+        if self.snapshot_id and self.snapshot.status != Snapshot.Status.DRAFT:
+            errors.setdefault("snapshot", _("Measurements of a published or superseded snapshot cannot change."))
+        if errors:
+            raise ValidationError(errors)
+
+    def save(self, *args, **kwargs):
+        if self.snapshot_id and Snapshot.objects.filter(pk=self.snapshot_id).exclude(status=Snapshot.Status.DRAFT).exists():
+            raise ImmutableSnapshotError(self.snapshot, ["measurements"])
+        message = METRICS[self.metric].validate(self.value) if self.metric in METRICS else f"unknown metric {self.metric}"
+        if message:
+            raise ValidationError({"value": message})
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        if self.snapshot.status != Snapshot.Status.DRAFT:
+            raise ImmutableSnapshotError(self.snapshot, ["measurements"])
+        return super().delete(*args, **kwargs)
+
+
+class Price(models.Model):
+    endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="prices", verbose_name=_("endpoint"))
+    input_per_m = models.DecimalField(_("input price per 1M tokens"), max_digits=12, decimal_places=6)
+    output_per_m = models.DecimalField(_("output price per 1M tokens"), max_digits=12, decimal_places=6)
+    currency = models.CharField(_("currency"), max_length=3, help_text=_("ISO 4217 code, e.g. USD."))
+    promo_input_per_m = models.DecimalField(
+        _("promotional input price per 1M"), max_digits=12, decimal_places=6, null=True, blank=True
+    )
+    promo_output_per_m = models.DecimalField(
+        _("promotional output price per 1M"), max_digits=12, decimal_places=6, null=True, blank=True
+    )
+    promo_until = models.DateField(_("promotion until"), null=True, blank=True)
+    effective_date = models.DateField(_("effective date"))
+    source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="prices", verbose_name=_("source"))
+    snapshot = models.ForeignKey(
+        Snapshot, on_delete=models.PROTECT, null=True, blank=True, related_name="prices", verbose_name=_("snapshot"),
+        help_text=_("The import or refresh that recorded this price, if any."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    objects = PriceQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["endpoint", "-effective_date", "-pk"]
+        verbose_name = _("price")
+        verbose_name_plural = _("prices")
+        constraints = [
+            models.UniqueConstraint(fields=["endpoint", "effective_date", "source"], name="price_one_per_endpoint_day_source"),
+            models.CheckConstraint(
+                condition=models.Q(input_per_m__gte=0) & models.Q(output_per_m__gte=0), name="price_not_negative"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.endpoint}: {self.currency} {self.input_per_m} / {self.output_per_m}"
+
+    def clean(self):
+        errors = {}
+        if not (self.currency or "").strip():
+            errors["currency"] = _("A price needs a currency (e.g. USD).")
+        elif len(self.currency.strip()) != 3 or not self.currency.strip().isalpha():
+            errors["currency"] = _("Use a three-letter ISO 4217 currency code such as USD.")
+        for field in ("input_per_m", "output_per_m", "promo_input_per_m", "promo_output_per_m"):
+            value = getattr(self, field)
+            if value is not None and Decimal(value) < 0:
+                errors[field] = _("A price cannot be negative.")
+        has_promo = self.promo_input_per_m is not None or self.promo_output_per_m is not None
+        if has_promo and self.promo_until is None:
+            errors["promo_until"] = _("Say until when the promotional price runs.")
+        if errors:
+            raise ValidationError(errors)
+
+    def save(self, *args, **kwargs):
+        self.currency = (self.currency or "").strip().upper()
+        self.full_clean(exclude=["endpoint", "source", "snapshot"], validate_unique=False, validate_constraints=False)
+        super().save(*args, **kwargs)
+
+    def promo_active(self, on_date=None):
+        on_date = on_date or timezone.localdate()
+        return self.promo_until is not None and on_date <= self.promo_until
 
 
 class WorkerHeartbeat(models.Model):
