@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from modelcluster.fields import ParentalKey
+from modelcluster.models import ClusterableModel
 
 from .metrics import METRIC_CHOICES, METRICS
 from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
@@ -130,7 +132,7 @@ class Source(models.Model):
         return f"{self.publisher} · {self.title}"
 
 
-class Snapshot(models.Model):
+class Snapshot(ClusterableModel):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Draft")
         PUBLISHED = "published", _("Published")
@@ -251,7 +253,7 @@ class ImmutableSnapshotError(ValidationError):
 
 
 class Measurement(models.Model):
-    snapshot = models.ForeignKey(Snapshot, on_delete=models.CASCADE, related_name="measurements", verbose_name=_("snapshot"))
+    snapshot = ParentalKey(Snapshot, on_delete=models.CASCADE, related_name="measurements", verbose_name=_("snapshot"))
     endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="measurements", verbose_name=_("endpoint"))
     metric = models.CharField(_("metric"), max_length=40, choices=METRIC_CHOICES)
     value = models.DecimalField(_("value"), max_digits=16, decimal_places=6)

@@ -1,0 +1,1 @@
+"""Snippet viewsets, choosers, import views for benchmark data (registered via wagtail_hooks)."""
