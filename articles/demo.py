@@ -3,7 +3,11 @@
 from django.utils import translation
 from wagtail.models import Page, Site
 
-from .models import ArticlePage, HomePage
+from benchmarks.demo_data import load_benchmark_data
+from benchmarks.models import Endpoint
+
+from .demo_pages import ARTICLE_SOURCE_KEYS, fastest_api_body, scorecard_body
+from .models import ArticlePage, ArticleSource, HomePage
 
 
 def _set_translated(obj, **fields):
@@ -41,41 +45,76 @@ def ensure_home_page():
     return home
 
 
-def ensure_article(home, slug_en, **fields):
+def ensure_article(home, slug_en, sources=(), show_meta_line=True, **fields):
     with translation.override("en"):
         existing = ArticlePage.objects.filter(slug_en=slug_en).first()
     if existing:
         return existing, False
-    page = ArticlePage()
+    page = ArticlePage(show_meta_line=show_meta_line)
     _set_translated(page, **fields)
+    page.page_sources = [ArticleSource(source=source, sort_order=i) for i, source in enumerate(sources)]
     home.add_child(instance=page)
     page.save_revision().publish()
     return page, True
 
 
+def _bodies(builder, *args):
+    return {lang: builder(lang, *args) for lang in ("en", "es")}
+
+
 def load_demo_site():
     report = []
+    data = load_benchmark_data()
+    report += data["report"]
+    data["endpoints"] = {
+        (e.provider.slug, e.model.slug, e.tier): e for e in Endpoint.objects.select_related("provider", "model")
+    }
     home = ensure_home_page()
     report.append(f"home page: {home.url_path}")
-    page, created = ensure_article(
+
+    fastest, created = ensure_article(
         home,
-        "welcome",
-        title={"en": "How we compare LLM API providers", "es": "Cómo comparamos proveedores de APIs de LLM"},
-        slug={"en": "welcome", "es": "bienvenida"},
+        "fastest-llm-api",
+        sources=[data["sources"][key] for key in ARTICLE_SOURCE_KEYS],
+        title={
+            "en": "Fastest LLM API: output speed per model, not per vendor",
+            "es": "La API de LLM más rápida: velocidad de salida por modelo, no por proveedor",
+        },
+        slug={"en": "fastest-llm-api", "es": "api-llm-mas-rapida"},
         summary={
-            "en": "What the benchmark articles on this site measure and where the figures come from.",
-            "es": "Qué miden los artículos de este sitio y de dónde salen las cifras.",
+            "en": "Which host is quickest depends on the model you call. Baseten's premium tier leads two of the "
+            "current models, CoreWeave leads GLM-5.3-Flash, and Cerebras still leads the older GPT-OSS 120B baseline.",
+            "es": "El proveedor más rápido depende del modelo que llames. El nivel prémium de Baseten lidera dos de "
+            "los modelos actuales, CoreWeave lidera GLM-5.3-Flash y Cerebras sigue al frente en la referencia "
+            "GPT-OSS 120B.",
         },
-        body={
-            "en": [
-                {"type": "heading", "value": {"text": "Measured, not assumed"}},
-                {"type": "paragraph", "value": "<p>Every figure on these pages comes from a dated snapshot of a named source.</p>"},
-            ],
-            "es": [
-                {"type": "heading", "value": {"text": "Medido, no supuesto"}},
-                {"type": "paragraph", "value": "<p>Cada cifra de estas páginas procede de una instantánea fechada de una fuente con nombre.</p>"},
-            ],
+        publisher_disclosure={
+            "en": "<p>Published by Novita AI, which appears in these rankings; all figures come from the public "
+            "sources listed below.</p>",
+            "es": "<p>Publicado por Novita AI, que aparece en estas clasificaciones; todas las cifras proceden de las "
+            "fuentes públicas que se citan abajo.</p>",
         },
+        body=_bodies(fastest_api_body, data),
     )
-    report.append(f"article {'created' if created else 'already present'}: {page.slug_en}")
+    report.append(f"article {'created' if created else 'already present'}: {fastest.slug_en}")
+
+    scorecard, created = ensure_article(
+        home,
+        "glm-5-3-flash-providers",
+        sources=[data["sources"]["run-glm-5-3-flash"]],
+        show_meta_line=False,
+        title={
+            "en": "GLM-5.3-Flash API providers compared: latency, tokens per second and accuracy",
+            "es": "Proveedores de la API de GLM-5.3-Flash: latencia, tokens por segundo y precisión",
+        },
+        slug={"en": "glm-5-3-flash-providers", "es": "proveedores-glm-5-3-flash"},
+        summary={
+            "en": "Ten hosts, one model, 600 identical requests each: tail latency, streaming speed, exact task "
+            "success and failures, kept in separate columns.",
+            "es": "Diez proveedores, un modelo y 600 peticiones idénticas a cada uno: latencia de cola, velocidad en "
+            "streaming, éxito exacto de tareas y fallos, cada uno en su columna.",
+        },
+        body=_bodies(scorecard_body, data, fastest),
+    )
+    report.append(f"article {'created' if created else 'already present'}: {scorecard.slug_en}")
     return report

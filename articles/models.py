@@ -1,17 +1,46 @@
 from django.db import models
+from django.utils import translation
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.panels import FieldPanel
+from modelcluster.fields import ParentalKey
+from wagtail.admin.panels import FieldPanel, InlinePanel, MultiFieldPanel
 from wagtail.fields import RichTextField, StreamField
-from wagtail.models import Page
+from wagtail.models import Orderable, Page
+
+from benchmarks.cache import data_generation
 
 from .blocks import ArticleBodyBlock
+from .data import PageData
+from .forms import ArticlePageForm
+
+LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
 
 
-class HomePage(Page):
+class LanguagePreviewMixin:
+    """Preview each language: the preview renders inside translation.override(mode)."""
+
+    @property
+    def preview_modes(self):
+        return LANGUAGE_PREVIEW_MODES
+
+    @property
+    def default_preview_mode(self):
+        return translation.get_language() if translation.get_language() in dict(LANGUAGE_PREVIEW_MODES) else "en"
+
+    def serve_preview(self, request, mode_name):
+        with translation.override(mode_name or "en"):
+            request.LANGUAGE_CODE = mode_name or "en"
+            response = super().serve_preview(request, "")
+            if hasattr(response, "render"):
+                response.render()
+            return response
+
+
+class HomePage(LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
-    subpage_types = ["articles.ArticlePage"]
+    subpage_types = ["articles.ArticlePage", "articles.ArticleIndexPage"]
     max_count = 1
 
     class Meta:
@@ -19,17 +48,99 @@ class HomePage(Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
+        context["articles"] = (
+            ArticlePage.objects.descendant_of(self).live().public().order_by("-first_published_at")
+        )
+        return context
+
+
+class ArticleIndexPage(LanguagePreviewMixin, Page):
+    intro = RichTextField(_("intro"), blank=True)
+
+    content_panels = Page.content_panels + [FieldPanel("intro")]
+    parent_page_types = ["articles.HomePage"]
+    subpage_types = ["articles.ArticlePage"]
+
+    class Meta:
+        verbose_name = _("article index")
+
+    def get_context(self, request, *args, **kwargs):
+        context = super().get_context(request, *args, **kwargs)
         context["articles"] = ArticlePage.objects.child_of(self).live().public().order_by("-first_published_at")
         return context
 
 
-class ArticlePage(Page):
+class ArticlePage(LanguagePreviewMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
+    publisher_disclosure = RichTextField(
+        _("publisher disclosure"),
+        blank=True,
+        features=["bold", "italic", "link"],
+        help_text=_("Say so when the publisher is one of the ranked providers."),
+    )
+    show_meta_line = models.BooleanField(
+        _("show the “Updated · N sources · Methodology” line"), default=True
+    )
 
-    content_panels = Page.content_panels + [FieldPanel("summary"), FieldPanel("body")]
-    parent_page_types = ["articles.HomePage"]
+    content_panels = Page.content_panels + [
+        FieldPanel("summary"),
+        FieldPanel("body"),
+        MultiFieldPanel(
+            [InlinePanel("page_sources", label=_("Source"), heading=_("Sources (footnote numbers, in order)"))],
+            heading=_("Sources"),
+        ),
+        MultiFieldPanel([FieldPanel("publisher_disclosure"), FieldPanel("show_meta_line")], heading=_("Disclosure")),
+    ]
+    base_form_class = ArticlePageForm
+    parent_page_types = ["articles.HomePage", "articles.ArticleIndexPage"]
     subpage_types = []
 
     class Meta:
         verbose_name = _("article")
+
+    @cached_property
+    def page_data(self):
+        return PageData(page=self, blocks=list(self.body))
+
+    def get_context(self, request, *args, **kwargs):
+        context = super().get_context(request, *args, **kwargs)
+        context["page_data"] = self.page_data
+        context["data_generation"] = data_generation()
+        return context
+
+    @property
+    def updated_at(self):
+        return self.page_data.newest_measured_at()
+
+    @property
+    def source_count(self):
+        return len(self.page_data.page_sources)
+
+    def methodology_anchor(self):
+        for child in self.body:
+            if child.block_type == "methodology":
+                return "methodology"
+        return ""
+
+    def attributions(self):
+        """Attribution lines the sources shown on this page require (e.g. Artificial Analysis)."""
+        seen = []
+        for source in self.page_data.sources_shown().values():
+            if source.attribution and source.attribution not in seen:
+                seen.append(source.attribution)
+        return seen
+
+
+class ArticleSource(Orderable):
+    page = ParentalKey(ArticlePage, on_delete=models.CASCADE, related_name="page_sources")
+    source = models.ForeignKey("benchmarks.Source", on_delete=models.PROTECT, related_name="+", verbose_name=_("source"))
+
+    panels = [FieldPanel("source")]
+
+    class Meta(Orderable.Meta):
+        verbose_name = _("page source")
+        constraints = [models.UniqueConstraint(fields=["page", "source"], name="article_source_once_per_page")]
+
+    def __str__(self):
+        return str(self.source)

@@ -1,7 +1,7 @@
 from modeltranslation.decorators import register
 from modeltranslation.translator import TranslationOptions
 
-from .models import ArticlePage, HomePage
+from .models import ArticleIndexPage, ArticlePage, HomePage
 
 
 @register(HomePage)
@@ -11,6 +11,11 @@ class HomePageTR(TranslationOptions):
 
 @register(ArticlePage)
 class ArticlePageTR(TranslationOptions):
-    fields = ("summary", "body")
+    fields = ("summary", "body", "publisher_disclosure")
     # Article text never silently shows English on /es/: an untranslated body is a visible gap.
     fallback_languages = {"default": ()}
+
+
+@register(ArticleIndexPage)
+class ArticleIndexPageTR(TranslationOptions):
+    fields = ("intro",)

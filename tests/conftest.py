@@ -17,3 +17,12 @@ def editor_client(client, django_user_model):
     user = django_user_model.objects.create_superuser("editor", "editor@example.com", "pw-editor-123")
     client.force_login(user)
     return client
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Like `make run`: fill the *_en columns of Wagtail's own pages after migrating."""
+    from django.core.management import call_command
+
+    with django_db_blocker.unblock():
+        call_command("update_translation_fields", verbosity=0)

@@ -21,27 +21,27 @@ def test_home_pages_render_in_both_languages(client, demo_site):
 
 
 def test_article_renders_translated_fields(client, demo_site):
-    en = client.get("/en/welcome/")
-    es = client.get("/es/bienvenida/")
+    en = client.get("/en/fastest-llm-api/")
+    es = client.get("/es/api-llm-mas-rapida/")
     assert en.status_code == es.status_code == 200
-    assert "How we compare LLM API providers" in en.text and "Measured, not assumed" in en.text
-    assert "Cómo comparamos proveedores" in es.text and "Medido, no supuesto" in es.text
-    assert "Measured, not assumed" not in es.text
+    assert "Fastest LLM API" in en.text and "How to read these rankings" in en.text
+    assert "La API de LLM más rápida" in es.text and "Cómo leer estas clasificaciones" in es.text
+    assert "How to read these rankings" not in es.text
 
 
 def test_language_switcher_keeps_reader_on_same_page(client, demo_site):
-    en = client.get("/en/welcome/")
+    en = client.get("/en/fastest-llm-api/")
     switch = re.search(r'<nav class="language-switcher".*?</nav>', en.text, re.S).group(0)
-    assert 'href="/es/bienvenida/"' in switch
-    es = client.get("/es/bienvenida/")
+    assert 'href="/es/api-llm-mas-rapida/"' in switch
+    es = client.get("/es/api-llm-mas-rapida/")
     switch = re.search(r'<nav class="language-switcher".*?</nav>', es.text, re.S).group(0)
-    assert 'href="/en/welcome/"' in switch
+    assert 'href="/en/fastest-llm-api/"' in switch
 
 
 def test_hreflang_alternates_in_head(client, demo_site):
-    head = client.get("/en/welcome/").text.split("</head>")[0]
-    assert re.search(r'hreflang="es" href="http://testserver/es/bienvenida/"', head)
-    assert re.search(r'hreflang="en" href="http://testserver/en/welcome/"', head)
+    head = client.get("/en/fastest-llm-api/").text.split("</head>")[0]
+    assert re.search(r'hreflang="es" href="http://testserver/es/api-llm-mas-rapida/"', head)
+    assert re.search(r'hreflang="en" href="http://testserver/en/fastest-llm-api/"', head)
 
 
 def test_load_demo_twice_changes_nothing(db):

@@ -1,0 +1,55 @@
+"""The article body: data-bound blocks (one module each) and editorial blocks."""
+
+from django.utils.translation import gettext_lazy as _
+from wagtail import blocks
+
+from .bar_chart import BarChartBlock
+from .editorial import (
+    CallToActionBlock,
+    FAQBlock,
+    HeadingBlock,
+    MethodologyBlock,
+    NoteBlock,
+    RelatedLinksBlock,
+    SourcesBlock,
+)
+from .leaderboard import LeaderboardBlock
+from .picks import PicksTableBlock
+from .provider_cards import ProviderCardsBlock
+from .provider_list import EndpointListBlock, ProviderListBlock
+from .provider_table import ProviderTableBlock
+
+RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code"]
+
+
+class ArticleBodyBlock(blocks.StreamBlock):
+    heading = HeadingBlock()
+    paragraph = blocks.RichTextBlock(
+        features=RICH_TEXT_FEATURES, label=_("Paragraph"), template="articles/blocks/paragraph.html"
+    )
+    note = NoteBlock()
+    picks_table = PicksTableBlock()
+    provider_table = ProviderTableBlock()
+    bar_chart = BarChartBlock()
+    provider_cards = ProviderCardsBlock()
+    provider_list = ProviderListBlock()
+    endpoint_list = EndpointListBlock()
+    leaderboard = LeaderboardBlock()
+    faq = FAQBlock()
+    related_links = RelatedLinksBlock()
+    methodology = MethodologyBlock()
+    call_to_action = CallToActionBlock()
+    sources = SourcesBlock()
+
+
+__all__ = [
+    "ArticleBodyBlock",
+    "BarChartBlock",
+    "EndpointListBlock",
+    "FAQBlock",
+    "LeaderboardBlock",
+    "PicksTableBlock",
+    "ProviderCardsBlock",
+    "ProviderListBlock",
+    "ProviderTableBlock",
+]

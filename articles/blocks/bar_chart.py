@@ -1,0 +1,66 @@
+"""Bar chart: one metric per provider within one model, rendered on the server as HTML."""
+
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from wagtail import blocks
+
+from articles.formatting import format_metric
+from benchmarks.metrics import get_metric
+
+from .base import (
+    NAME_STYLE_CHOICES,
+    DataBlockMixin,
+    endpoint_name,
+    metric_choice,
+    model_chooser,
+    source_chooser,
+)
+
+
+class BarChartValue(blocks.StructValue):
+    def compute(self, data):
+        metric = get_metric(self["metric"])
+        model = self["model"]
+        ranked = data.ranked(model, metric.key, self["source"])
+        # Bars are scaled inside this model only: the longest bar is this model's best value
+        # when higher is better, and the worst (largest) when lower is better.
+        scale = max((row.value for row in ranked), default=Decimal(0))
+        bars = []
+        for row in ranked:
+            share = (row.value / scale * 100) if scale else Decimal(0)
+            bars.append(
+                {
+                    "name": endpoint_name(row.endpoint, self["name_style"]),
+                    "text": format_metric(metric, row.value, suffix=False),
+                    "percent": f"{share:.1f}",
+                    "measurement": row,
+                }
+            )
+        caption = _("%(metric)s by provider · %(model)s (%(unit)s)") % {
+            "metric": metric.label,
+            "model": model.name,
+            "unit": metric.unit,
+        }
+        return {"caption": caption, "bars": bars, "metric": metric}
+
+
+class BarChartBlock(DataBlockMixin, blocks.StructBlock):
+    model = model_chooser()
+    source = source_chooser(required=False)
+    metric = metric_choice(default="output_speed_median")
+    name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
+    note = blocks.CharBlock(required=False, label=gettext_lazy("note under the chart"))
+
+    class Meta:
+        icon = "table"
+        label = gettext_lazy("Bar chart")
+        template = "articles/blocks/bar_chart.html"
+        value_class = BarChartValue
+
+    def data_requirements(self, value):
+        yield value["model"], value["source"]
+
+    def data_context(self, value, data):
+        return {"chart": value.compute(data)}

@@ -1,0 +1,56 @@
+"""What every data-bound block shares: access to the page's bulk-loaded data and citations."""
+
+from collections import namedtuple
+
+from django.utils.translation import gettext_lazy as _
+from wagtail import blocks
+from wagtail.snippets.blocks import SnippetChooserBlock
+
+from benchmarks.metrics import METRIC_CHOICES
+
+BoundChild = namedtuple("BoundChild", ["block", "value"])
+
+
+def model_chooser(**kwargs):
+    return SnippetChooserBlock("benchmarks.LanguageModel", label=kwargs.pop("label", _("model")), **kwargs)
+
+
+def source_chooser(**kwargs):
+    return SnippetChooserBlock("benchmarks.Source", label=kwargs.pop("label", _("source")), **kwargs)
+
+
+def metric_choice(**kwargs):
+    return blocks.ChoiceBlock(choices=METRIC_CHOICES, label=kwargs.pop("label", _("metric")), **kwargs)
+
+
+NAME_STYLE_CHOICES = [("short", _("Short provider name (Fireworks)")), ("full", _("Full provider name (Fireworks AI)"))]
+
+
+def endpoint_name(endpoint, style="short"):
+    return endpoint.full_label if style == "full" else endpoint.label
+
+
+class DataBlockMixin:
+    """Blocks bound to benchmark data find the page's PageData in their parent context."""
+
+    def data_requirements(self, value):
+        """Yield (model, source) pairs this block shows; the page loads them in bulk."""
+        return []
+
+    def page_data(self, value, parent_context):
+        from articles.data import PageData
+
+        data = (parent_context or {}).get("page_data")
+        if data is None:
+            # Rendered on its own (a test, a preview of one block): load just what it needs.
+            data = PageData(blocks=[BoundChild(self, value)])
+        return data
+
+    def get_context(self, value, parent_context=None):
+        context = super().get_context(value, parent_context=parent_context)
+        context["data"] = self.page_data(value, parent_context)
+        context.update(self.data_context(value, context["data"]))
+        return context
+
+    def data_context(self, value, data):
+        return {}

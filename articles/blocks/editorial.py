@@ -1,0 +1,150 @@
+"""Editorial blocks: headings, text, notes, FAQ, related links, methodology, call to action."""
+
+import json
+
+from django.utils.html import strip_tags
+from django.utils.safestring import mark_safe
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy
+from wagtail import blocks
+
+from .base import source_chooser
+
+RICH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code"]
+
+
+class HeadingValue(blocks.StructValue):
+    def anchor(self):
+        return self["anchor"] or slugify(self["text"])
+
+
+class HeadingBlock(blocks.StructBlock):
+    text = blocks.CharBlock(label=gettext_lazy("text"))
+    level = blocks.ChoiceBlock(choices=[("h2", "H2"), ("h3", "H3")], default="h2", label=gettext_lazy("level"))
+    anchor = blocks.CharBlock(required=False, label=gettext_lazy("anchor"), help_text=gettext_lazy("Empty: from the text."))
+
+    class Meta:
+        icon = "title"
+        label = gettext_lazy("Heading")
+        template = "articles/blocks/heading.html"
+        value_class = HeadingValue
+
+
+class NoteBlock(blocks.StructBlock):
+    style = blocks.ChoiceBlock(
+        choices=[("note", gettext_lazy("Note")), ("warning", gettext_lazy("Warning"))], default="note",
+        label=gettext_lazy("style"),
+    )
+    text = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("text"))
+    citations = blocks.ListBlock(source_chooser(), default=[], label=gettext_lazy("citations"))
+
+    class Meta:
+        icon = "warning"
+        label = gettext_lazy("Note / callout")
+        template = "articles/blocks/note.html"
+
+
+class FAQItemBlock(blocks.StructBlock):
+    question = blocks.CharBlock(label=gettext_lazy("question"))
+    answer = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("answer"))
+
+    class Meta:
+        icon = "help"
+        label = gettext_lazy("Question")
+
+
+class FAQValue(blocks.StructValue):
+    def json_ld(self):
+        data = {
+            "@context": "https://schema.org",
+            "@type": "FAQPage",
+            "mainEntity": [
+                {
+                    "@type": "Question",
+                    "name": item["question"],
+                    "acceptedAnswer": {"@type": "Answer", "text": strip_tags(item["answer"].source)},
+                }
+                for item in self["items"]
+            ],
+        }
+        text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+        return mark_safe(text)
+
+
+class FAQBlock(blocks.StructBlock):
+    heading = blocks.CharBlock(required=False, label=gettext_lazy("heading"))
+    items = blocks.ListBlock(FAQItemBlock(), label=gettext_lazy("questions"))
+
+    class Meta:
+        icon = "help"
+        label = gettext_lazy("FAQ")
+        template = "articles/blocks/faq.html"
+        value_class = FAQValue
+
+
+class RelatedLinkBlock(blocks.StructBlock):
+    page = blocks.PageChooserBlock(required=False, label=gettext_lazy("page"))
+    url = blocks.URLBlock(required=False, label=gettext_lazy("or URL"))
+    text = blocks.CharBlock(required=False, label=gettext_lazy("text"), help_text=gettext_lazy("Empty: the page title."))
+
+    class Meta:
+        icon = "link"
+        label = gettext_lazy("Link")
+
+    def clean(self, value):
+        from django.core.exceptions import ValidationError
+        from wagtail.blocks.struct_block import StructBlockValidationError
+
+        value = super().clean(value)
+        if not value["page"] and not value["url"]:
+            raise StructBlockValidationError(
+                block_errors={"page": ValidationError(gettext_lazy("Choose a page or enter a URL."))}
+            )
+        if value["url"] and not value["text"]:
+            raise StructBlockValidationError(
+                block_errors={"text": ValidationError(gettext_lazy("A link to a URL needs a text."))}
+            )
+        return value
+
+
+class RelatedLinksBlock(blocks.StructBlock):
+    heading = blocks.CharBlock(required=False, label=gettext_lazy("heading"))
+    links = blocks.ListBlock(RelatedLinkBlock(), label=gettext_lazy("links"))
+
+    class Meta:
+        icon = "link"
+        label = gettext_lazy("Related links")
+        template = "articles/blocks/related_links.html"
+
+
+class MethodologyBlock(blocks.StructBlock):
+    heading = blocks.CharBlock(label=gettext_lazy("heading"))
+    text = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("text"))
+    citations = blocks.ListBlock(source_chooser(), default=[], label=gettext_lazy("citations"))
+
+    class Meta:
+        icon = "doc-full"
+        label = gettext_lazy("Methodology")
+        template = "articles/blocks/methodology.html"
+
+
+class CallToActionBlock(blocks.StructBlock):
+    heading = blocks.CharBlock(label=gettext_lazy("heading"))
+    text = blocks.CharBlock(required=False, label=gettext_lazy("text"))
+    button_text = blocks.CharBlock(label=gettext_lazy("button text"))
+    url = blocks.URLBlock(label=gettext_lazy("button URL"))
+
+    class Meta:
+        icon = "pick"
+        label = gettext_lazy("Call to action")
+        template = "articles/blocks/call_to_action.html"
+
+
+class SourcesBlock(blocks.StructBlock):
+    heading = blocks.CharBlock(required=False, label=gettext_lazy("heading"))
+
+    class Meta:
+        icon = "list-ol"
+        label = gettext_lazy("Sources (numbered list)")
+        template = "articles/blocks/sources.html"
+        help_text = gettext_lazy("Lists the page's sources in order; footnote numbers refer to it.")

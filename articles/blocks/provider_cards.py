@@ -1,0 +1,107 @@
+"""Provider cards: providers ordered by their best value of a metric on any of the chosen models."""
+
+from django.utils.translation import gettext_lazy
+from wagtail import blocks
+from wagtail.snippets.blocks import SnippetChooserBlock
+
+from articles.formatting import format_metric
+from benchmarks.metrics import get_metric
+
+from .base import DataBlockMixin, metric_choice, model_chooser, source_chooser
+
+
+class ModelSourceBlock(blocks.StructBlock):
+    model = model_chooser()
+    source = source_chooser(required=False)
+
+    class Meta:
+        icon = "site"
+        label = gettext_lazy("Model")
+
+
+class ProviderCardBlock(blocks.StructBlock):
+    provider = SnippetChooserBlock("benchmarks.Provider", label=gettext_lazy("provider"))
+    summary = blocks.CharBlock(
+        required=False,
+        label=gettext_lazy("one-line summary"),
+        help_text=gettext_lazy("Empty: the provider's own one-line description."),
+    )
+    strengths = blocks.RichTextBlock(features=["bold", "italic", "link"], label=gettext_lazy("strengths"))
+    limitations = blocks.RichTextBlock(features=["bold", "italic", "link"], label=gettext_lazy("limitations"))
+
+    class Meta:
+        icon = "user"
+        label = gettext_lazy("Card")
+
+
+class ProviderCardsValue(blocks.StructValue):
+    def compute(self, data):
+        metric = get_metric(self["metric"])
+        models = [(item["model"], item["source"]) for item in self["models"]]
+        cards = []
+        for position, card in enumerate(self["cards"]):
+            provider = card["provider"]
+            best, values, sources = None, [], []
+            for model, source in models:
+                rows = [r for r in data.rows(model, metric.key, source) if r.endpoint.provider_id == provider.pk]
+                for row in rows:
+                    if best is None or metric.better(row.value, best.value):
+                        best = row
+                # The card shows the standard tier; a premium tier only where it is all there is.
+                standard = next((r for r in rows if not r.endpoint.tier), rows[0] if rows else None)
+                values.append(
+                    {
+                        "label": f"{model.name} {metric.unit}",
+                        "text": format_metric(metric, standard.value if standard else None, suffix=False),
+                        "measurement": standard,
+                    }
+                )
+                if rows and rows[0].snapshot.source not in sources:
+                    sources.append(rows[0].snapshot.source)
+            for model, source in models:
+                for endpoint in data.endpoints(model, source):
+                    if endpoint.provider_id != provider.pk:
+                        continue
+                    price = data.price(endpoint)
+                    if price is not None and price.source not in sources:
+                        sources.append(price.source)
+            cards.append(
+                {
+                    "provider": provider,
+                    "summary": card["summary"] or provider.description,
+                    "values": values,
+                    "strengths": card["strengths"],
+                    "limitations": card["limitations"],
+                    "sources": sources,
+                    "best": best,
+                    "position": position,
+                }
+            )
+
+        def order(card):
+            if card["best"] is None:
+                return (1, 0, card["position"])
+            sign = -1 if metric.higher_is_better else 1
+            return (0, sign * card["best"].value, card["position"])
+
+        cards.sort(key=order)
+        return {"cards": cards, "metric": metric}
+
+
+class ProviderCardsBlock(DataBlockMixin, blocks.StructBlock):
+    metric = metric_choice(default="output_speed_median", label=gettext_lazy("order by best"))
+    models = blocks.ListBlock(ModelSourceBlock(), label=gettext_lazy("models"))
+    cards = blocks.ListBlock(ProviderCardBlock(), label=gettext_lazy("cards"))
+
+    class Meta:
+        icon = "group"
+        label = gettext_lazy("Provider cards")
+        template = "articles/blocks/provider_cards.html"
+        value_class = ProviderCardsValue
+
+    def data_requirements(self, value):
+        for item in value["models"]:
+            yield item["model"], item["source"]
+
+    def data_context(self, value, data):
+        return {"result": value.compute(data)}

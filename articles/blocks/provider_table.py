@@ -1,0 +1,143 @@
+"""Provider table for one model (or one run): chosen metric and price columns, sorted by a metric."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from wagtail import blocks
+
+from articles.formatting import DASH, format_difference, format_metric, format_price_pair
+from benchmarks.metrics import METRIC_CHOICES, get_metric
+from benchmarks.querysets import rank_rows
+
+from .base import (
+    NAME_STYLE_CHOICES,
+    DataBlockMixin,
+    endpoint_name,
+    metric_choice,
+    model_chooser,
+    source_chooser,
+)
+
+PRICE = "price"
+COLUMN_CHOICES = METRIC_CHOICES + [(PRICE, gettext_lazy("Price in / out per 1M"))]
+
+
+class TableColumnBlock(blocks.StructBlock):
+    field = blocks.ChoiceBlock(choices=COLUMN_CHOICES, label=gettext_lazy("column"))
+    difference_to_leader = blocks.BooleanBlock(
+        required=False,
+        label=gettext_lazy("add a difference-to-leader column"),
+        help_text=gettext_lazy("e.g. “Δ vs fastest”: each row's gap to the best value of this metric."),
+    )
+
+    class Meta:
+        icon = "table"
+        label = gettext_lazy("Column")
+
+
+def metric_header(metric):
+    return str(metric.column_label)
+
+
+def difference_header(metric):
+    return _("Δ vs %(leader)s") % {"leader": metric.leader_label}
+
+
+class ProviderTableValue(blocks.StructValue):
+    def columns(self):
+        result = []
+        for column in self["columns"]:
+            field = column["field"]
+            if field == PRICE:
+                result.append({"kind": "price", "header": _("Price in / out per 1M")})
+                continue
+            metric = get_metric(field)
+            result.append({"kind": "metric", "metric": metric, "header": metric_header(metric)})
+            if column["difference_to_leader"]:
+                result.append({"kind": "difference", "metric": metric, "header": difference_header(metric)})
+        return result
+
+    def compute(self, data):
+        model, source = self["model"], self["source"]
+        columns = self.columns()
+        metric_keys = {c["metric"].key for c in columns if c["kind"] != "price"} | {self["sort_metric"]}
+        leaders = {}
+        for key in metric_keys:
+            ranked = data.ranked(model, key, source)
+            leaders[key] = ranked[0].value if ranked else None
+        endpoints = data.endpoints(model, source)
+        sort_metric = get_metric(self["sort_metric"])
+        sort_rows = {row.endpoint_id: row for row in data.rows(model, sort_metric.key, source)}
+        ranked_ids = [row.endpoint_id for row in rank_rows(list(sort_rows.values()), sort_metric)]
+        # Endpoints without a value of the sort metric go last, in source order.
+        endpoints.sort(key=lambda e: ranked_ids.index(e.pk) if e.pk in ranked_ids else len(ranked_ids))
+        rows = []
+        for endpoint in endpoints:
+            price = data.price(endpoint)
+            cells, measured_sources = [], []
+            for column in columns:
+                if column["kind"] == "price":
+                    cells.append(
+                        {
+                            "text": format_price_pair(price),
+                            "sources": [price.source] if price else [],
+                            "price": price,
+                            "class": "price",
+                        }
+                    )
+                    continue
+                metric = column["metric"]
+                row = data.value(endpoint, metric.key, source)
+                if column["kind"] == "metric":
+                    if row is not None:
+                        measured_sources.append(row.snapshot.source)
+                    cells.append({"text": format_metric(metric, row.value if row else None), "measurement": row})
+                else:
+                    leader = leaders.get(metric.key)
+                    difference = (row.value - leader) if row is not None and leader is not None else None
+                    cells.append({"text": format_difference(metric, difference) if difference is not None else DASH})
+            name_sources = []
+            for src in measured_sources[:1] + ([price.source] if price else []):
+                if src not in name_sources:
+                    name_sources.append(src)
+            rows.append(
+                {
+                    "endpoint": endpoint,
+                    "name": endpoint_name(endpoint, self["name_style"]),
+                    "name_sources": name_sources,
+                    "cells": cells,
+                }
+            )
+        return {"columns": columns, "rows": rows, "model": model, "source": source}
+
+
+class ProviderTableBlock(DataBlockMixin, blocks.StructBlock):
+    model = model_chooser()
+    source = source_chooser(
+        required=False, help_text=gettext_lazy("The benchmark or run to show. Empty: the newest data of any source.")
+    )
+    columns = blocks.ListBlock(TableColumnBlock(), label=gettext_lazy("columns"))
+    sort_metric = metric_choice(label=gettext_lazy("sort by"))
+    name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
+    show_api_model = blocks.BooleanBlock(
+        required=False, label=gettext_lazy("show the API model identifier (linked to its docs)")
+    )
+    cite_sources = blocks.BooleanBlock(
+        required=False, default=True, label=gettext_lazy("footnote markers after provider names and prices")
+    )
+    caption = blocks.CharBlock(
+        required=False,
+        label=gettext_lazy("caption"),
+        help_text=gettext_lazy("Read by screen readers; empty: “Providers of <model>”."),
+    )
+
+    class Meta:
+        icon = "table"
+        label = gettext_lazy("Provider table")
+        template = "articles/blocks/provider_table.html"
+        value_class = ProviderTableValue
+
+    def data_requirements(self, value):
+        yield value["model"], value["source"]
+
+    def data_context(self, value, data):
+        return {"table": value.compute(data)}

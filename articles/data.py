@@ -1,0 +1,190 @@
+"""The data one article shows, loaded in bulk.
+
+Blocks never query in their templates: the page gathers what its blocks need (which models
+and sources), then loads measurements, prices and the page's source list in a fixed number
+of queries, however many blocks or providers there are.
+"""
+
+from collections import defaultdict
+from functools import cached_property
+
+from benchmarks.metrics import get_metric
+from benchmarks.models import Measurement, Price
+from benchmarks.querysets import rank_rows
+
+
+def _window_hours(blocks):
+    hours = [child.block.data_window_hours(child.value) for child in blocks if hasattr(child.block, "data_window_hours")]
+    return max(hours, default=0)
+
+
+class WindowMixin:
+    """Averages over a time window, for leaderboards: one query for the page's widest window."""
+
+    @cached_property
+    def window_rows(self):
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        hours = _window_hours(self.blocks)
+        models, _sources = self.requirements
+        if not hours or not models:
+            return []
+        since = (self.as_of or timezone.now()) - timedelta(hours=hours)
+        qs = Measurement.objects.published().filter(snapshot__measured_at__gte=since, endpoint__model__in=list(models))
+        if self.as_of is not None:
+            qs = qs.filter(snapshot__measured_at__lte=self.as_of)
+        return list(
+            qs.select_related("endpoint__provider", "endpoint__model", "snapshot__source").defer("snapshot__raw_payload")
+        )
+
+    def window_average(self, model, metric, source, hours):
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        since = (self.as_of or timezone.now()) - timedelta(hours=hours)
+        sums = {}
+        for row in self.window_rows:
+            if row.endpoint.model_id != model.pk or row.metric != metric or row.snapshot.measured_at < since:
+                continue
+            if source is not None and row.snapshot.source_id != source.pk:
+                continue
+            total, count, endpoint = sums.get(row.endpoint_id, (0, 0, row.endpoint))
+            sums[row.endpoint_id] = (total + row.value, count + 1, endpoint)
+        return [(endpoint, total / count) for total, count, endpoint in sums.values()]
+
+
+class PageData(WindowMixin):
+    def __init__(self, page=None, blocks=(), as_of=None, page_sources=None):
+        self.page = page
+        self.blocks = blocks
+        self.as_of = as_of
+        self._page_sources = page_sources
+        # Sources a block tried to footnote that the page's list lacks (see article_tags.footnotes).
+        self.missing_citations = set()
+        self.missing_explicit = set()
+
+    # --- what the blocks need ---------------------------------------------------------------
+    @cached_property
+    def requirements(self):
+        models, sources = {}, {}
+        for child in self.blocks:
+            collect = getattr(child.block, "data_requirements", None)
+            if collect is None:
+                continue
+            for model, source in collect(child.value):
+                if model is not None:
+                    models[model.pk] = model
+                if source is not None:
+                    sources[source.pk] = source
+        return models, sources
+
+    # --- bulk loads (one query each) --------------------------------------------------------
+    @cached_property
+    def measurements(self):
+        models, _sources = self.requirements
+        if not models:
+            return []
+        return list(Measurement.objects.latest(as_of=self.as_of, models=list(models)))
+
+    @cached_property
+    def prices(self):
+        models, _sources = self.requirements
+        if not models:
+            return {}
+        on_date = self.as_of.date() if self.as_of else None
+        return {price.endpoint_id: price for price in Price.objects.current(on_date=on_date, models=list(models))}
+
+    @cached_property
+    def page_sources(self):
+        if self._page_sources is not None:
+            return list(self._page_sources)
+        if self.page is None or not self.page.pk:
+            return []
+        return [item.source for item in self.page.page_sources.select_related("source").order_by("sort_order", "pk")]
+
+    # --- indexes ----------------------------------------------------------------------------
+    @cached_property
+    def _by_source(self):
+        index = defaultdict(list)
+        for row in self.measurements:
+            index[(row.endpoint.model_id, row.snapshot.source_id, row.metric)].append(row)
+        return index
+
+    @cached_property
+    def _latest_any_source(self):
+        """(model, metric) -> newest row per endpoint across sources."""
+        best = {}
+        for row in self.measurements:
+            key = (row.endpoint_id, row.metric)
+            current = best.get(key)
+            if current is None or (row.snapshot.measured_at, row.snapshot_id) > (
+                current.snapshot.measured_at,
+                current.snapshot_id,
+            ):
+                best[key] = row
+        index = defaultdict(list)
+        for row in sorted(best.values(), key=lambda r: r.pk):
+            index[(row.endpoint.model_id, row.metric)].append(row)
+        return index
+
+    @cached_property
+    def footnotes(self):
+        return {source.pk: number for number, source in enumerate(self.page_sources, start=1)}
+
+    # --- queries the blocks ask -------------------------------------------------------------
+    def rows(self, model, metric, source=None):
+        """Measurements of one metric for a model's endpoints, in source order."""
+        if model is None:
+            return []
+        if source is not None:
+            return list(self._by_source.get((model.pk, source.pk, metric), []))
+        return list(self._latest_any_source.get((model.pk, metric), []))
+
+    def ranked(self, model, metric, source=None):
+        return rank_rows(self.rows(model, metric, source), get_metric(metric))
+
+    def value(self, endpoint, metric, source=None):
+        for row in self.rows(endpoint.model, metric, source):
+            if row.endpoint_id == endpoint.pk:
+                return row
+        return None
+
+    def endpoints(self, model, source=None):
+        """Endpoints measured for a model (by that source), in the order the source listed them."""
+        seen = {}
+        rows = (
+            [r for (m, s, _k), rs in self._by_source.items() if m == model.pk and s == source.pk for r in rs]
+            if source is not None
+            else [r for (m, _k), rs in self._latest_any_source.items() if m == model.pk for r in rs]
+        )
+        for row in sorted(rows, key=lambda r: r.pk):
+            seen.setdefault(row.endpoint_id, row.endpoint)
+        return list(seen.values())
+
+    def price(self, endpoint):
+        return self.prices.get(endpoint.pk)
+
+    def footnote(self, source):
+        return self.footnotes.get(source.pk) if source is not None else None
+
+    def newest_measured_at(self):
+        """The newest snapshot among the data the page's blocks show."""
+        models, sources = self.requirements
+        times = [
+            row.snapshot.measured_at
+            for row in self.measurements
+            if not sources or row.snapshot.source_id in sources
+        ]
+        return max(times) if times else None
+
+    def sources_shown(self):
+        """Every source whose figures the blocks show: measurements and prices."""
+        models, sources = self.requirements
+        shown = dict(sources)
+        for price in self.prices.values():
+            shown.setdefault(price.source_id, price.source)
+        return shown
+

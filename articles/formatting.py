@@ -1,0 +1,131 @@
+"""Figures formatted the way the reference articles print them, per language.
+
+The separators per language are a setting (NUMBER_FORMATS); the reference articles keep
+"1,693.7" in Spanish too, so both languages default to the same separators.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.conf import settings
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+DASH = "—"
+DEFAULT_FORMAT = {"thousands": ",", "decimal": "."}
+CURRENCY_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+
+def number_format(lang=None):
+    lang = (lang or get_language() or "en")[:2]
+    formats = getattr(settings, "NUMBER_FORMATS", {})
+    return {**DEFAULT_FORMAT, **formats.get(lang, {})}
+
+
+def quantize(value, decimals):
+    value = Decimal(value)
+    exponent = Decimal(1).scaleb(-decimals) if decimals > 0 else Decimal(1)
+    return value.quantize(exponent, rounding=ROUND_HALF_UP)
+
+
+def format_decimal(value, decimals, trim_zeros=False, lang=None, grouping=True):
+    """1693.7 -> "1,693.7"; trim_zeros turns 98.60 into "98.6" and 87.00 into "87"."""
+    value = quantize(value, decimals)
+    text = f"{abs(value):f}"
+    if trim_zeros and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    whole, _dot, fraction = text.partition(".")
+    fmt = number_format(lang)
+    if grouping and len(whole) > 3:
+        groups = []
+        while len(whole) > 3:
+            groups.insert(0, whole[-3:])
+            whole = whole[:-3]
+        groups.insert(0, whole)
+        whole = fmt["thousands"].join(groups)
+    sign = "-" if value < 0 else ""
+    return sign + whole + (fmt["decimal"] + fraction if fraction else "")
+
+
+def significant_decimals(value, significant):
+    """How many decimals show `significant` figures of value (3.2272 -> 2, 10.49 -> 1, 150 -> 0)."""
+    value = abs(Decimal(value))
+    if value == 0:
+        return significant - 1
+    digits_before = value.adjusted() + 1
+    decimals = max(significant - digits_before, 0)
+    # Rounding can add a digit (9.996 -> 10.0): recompute on the rounded value.
+    rounded = quantize(value, decimals)
+    if rounded.adjusted() + 1 > digits_before:
+        decimals = max(significant - (rounded.adjusted() + 1), 0)
+    return decimals
+
+
+def format_metric(metric, value, lang=None, suffix=True):
+    """A metric value as a table cell shows it, "—" when not measured."""
+    if value is None:
+        return DASH
+    decimals = significant_decimals(value, metric.significant) if metric.significant else metric.precision
+    text = format_decimal(value, decimals, trim_zeros=metric.trim_zeros, lang=lang)
+    return text + (metric.cell_suffix if suffix else "")
+
+
+def format_plain(metric, value, lang=None):
+    """The value at the metric's display precision, with no unit."""
+    if value is None:
+        return DASH
+    return format_decimal(value, metric.precision, trim_zeros=metric.trim_zeros, lang=lang)
+
+
+def format_difference(metric, difference, lang=None):
+    """Difference to the leader: "+50 ms", "0 ms", "-3.7 pp", "0.0 pp"."""
+    if difference is None:
+        return DASH
+    difference = Decimal(difference)
+    if metric.diff_unit == "ms":
+        ms = quantize(difference * 1000, 0)
+        text = format_decimal(ms, 0, lang=lang, grouping=False)
+        return (f"+{text}" if ms > 0 else text) + " ms"
+    if metric.diff_unit == "pp":
+        pp = quantize(difference, 1)
+        text = format_decimal(pp, 1, lang=lang, grouping=False)
+        return (f"+{text}" if pp > 0 else text) + " pp"
+    text = format_decimal(difference, metric.precision, lang=lang)
+    return f"+{text}" if difference > 0 else text
+
+
+def format_duration(seconds, lang=None):
+    """Seconds in the unit a reader expects: "331 ms" below a second, "1.74 seconds" above."""
+    if seconds is None:
+        return DASH
+    seconds = Decimal(seconds)
+    if seconds < 1:
+        return _("%(value)s ms") % {"value": format_decimal(seconds * 1000, 0, lang=lang)}
+    return _("%(value)s seconds") % {"value": format_decimal(seconds, 2, lang=lang)}
+
+
+def price_decimals(amount):
+    """At least two decimals, up to three where the price needs them ($0.037, $0.17, $2.10)."""
+    amount = Decimal(amount)
+    for decimals in (2, 3):
+        if quantize(amount, decimals) == amount.normalize():
+            return decimals
+    return 3
+
+
+def format_money(amount, currency="USD", lang=None):
+    if amount is None:
+        return DASH
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    text = format_decimal(amount, price_decimals(amount), lang=lang)
+    return f"{symbol}{text}" if symbol else f"{text} {currency}"
+
+
+def format_price_pair(price, lang=None, promotional=False):
+    """'$2.10 / $6.60' (input / output per 1M tokens)."""
+    if price is None:
+        return DASH
+    if promotional:
+        first, second = price.promo_input_per_m, price.promo_output_per_m
+    else:
+        first, second = price.input_per_m, price.output_per_m
+    return f"{format_money(first, price.currency, lang)} / {format_money(second, price.currency, lang)}"

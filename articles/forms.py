@@ -1,0 +1,54 @@
+"""The article edit form refuses citations of sources that are not in the page's source list."""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import translation
+from django.utils.translation import gettext as _
+from wagtail.admin.forms import WagtailAdminPageForm
+
+
+def missing_citations(stream_value, page_sources, lang):
+    """Render the body as the public page would and collect the sources it cites but can't number."""
+    from .data import PageData
+
+    data = PageData(blocks=list(stream_value), page_sources=page_sources)
+    with translation.override(lang):
+        stream_value.render_as_block(context={"page_data": data})
+    return data.missing_citations, data.missing_explicit
+
+
+class ArticlePageForm(WagtailAdminPageForm):
+    def clean(self):
+        cleaned = super().clean()
+        formset = self.formsets.get("page_sources") if hasattr(self, "formsets") else None
+        if formset is None or not formset.is_valid():
+            return cleaned
+        kept = [
+            form.cleaned_data
+            for form in formset.forms
+            if form.cleaned_data and not form.cleaned_data.get("DELETE") and form.cleaned_data.get("source")
+        ]
+        kept.sort(key=lambda row: row.get("ORDER") or 0)
+        page_sources = [row["source"] for row in kept]
+        for lang, _name in settings.LANGUAGES:
+            field = f"body_{lang}"
+            stream = cleaned.get(field)
+            if stream is None or not len(stream):
+                continue
+            missing, explicit = missing_citations(stream, page_sources, lang)
+            # Data-derived markers are optional (a page without a source list shows none);
+            # a citation the editor chose must always be numbered.
+            missing = (missing if page_sources else set()) | explicit
+            if missing:
+                names = ", ".join(sorted(f"“{source}”" for source in missing))
+                self.add_error(
+                    field,
+                    ValidationError(
+                        _(
+                            "The body cites %(sources)s, which is not in this page's sources. "
+                            "Add it under Sources or remove the citation."
+                        )
+                        % {"sources": names}
+                    ),
+                )
+        return cleaned
