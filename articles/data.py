@@ -167,6 +167,27 @@ class PageData(WindowMixin):
     def price(self, endpoint):
         return self.prices.get(endpoint.pk)
 
+    # --- freshness --------------------------------------------------------------------------
+    @cached_property
+    def now(self):
+        from django.utils import timezone
+
+        return self.as_of or timezone.now()
+
+    def is_stale(self, measurement):
+        from benchmarks.freshness import measurement_is_stale
+
+        return measurement is not None and measurement_is_stale(measurement, self.now)
+
+    def price_is_stale(self, price):
+        from benchmarks.freshness import price_is_stale
+
+        return price is not None and price_is_stale(price, self.now)
+
+    def fresh_ranked(self, model, metric, source=None):
+        """Ranked rows that may back a "fastest"/"cheapest" pick: stale figures are left out."""
+        return [row for row in self.ranked(model, metric, source) if not self.is_stale(row)]
+
     def footnote(self, source):
         return self.footnotes.get(source.pk) if source is not None else None
 
@@ -179,6 +200,31 @@ class PageData(WindowMixin):
             if not sources or row.snapshot.source_id in sources
         ]
         return max(times) if times else None
+
+    def trail(self):
+        """Rows of (endpoint, metric, value text, measurement) and (endpoint, price) behind the page."""
+        from articles.formatting import format_metric, format_price_pair
+
+        _models, sources = self.requirements
+        measurements = [
+            {
+                "endpoint": row.endpoint,
+                "label": get_metric(row.metric).label,
+                "text": format_metric(get_metric(row.metric), row.value),
+                "measurement": row,
+                "stale": self.is_stale(row),
+            }
+            for row in self.measurements
+            if not sources or row.snapshot.source_id in sources
+        ]
+        prices = [
+            {"endpoint": price.endpoint, "text": format_price_pair(price), "price": price,
+             "stale": self.price_is_stale(price)}
+            for price in self.prices.values()
+        ]
+        measurements.sort(key=lambda r: (r["endpoint"].model.name, r["endpoint"].label, str(r["label"])))
+        prices.sort(key=lambda r: (r["endpoint"].model.name, r["endpoint"].label))
+        return {"measurements": measurements, "prices": prices}
 
     def sources_shown(self):
         """Every source whose figures the blocks show: measurements and prices."""

@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from wagtail.admin.forms import WagtailAdminPageForm
 
 
@@ -17,7 +17,18 @@ def missing_citations(stream_value, page_sources, lang):
     return data.missing_citations, data.missing_explicit
 
 
-class ArticlePageForm(WagtailAdminPageForm):
+class TranslatorAwarePageForm(WagtailAdminPageForm):
+    """Translators change the Spanish fields of a page and nothing else (see editorial.permissions)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from editorial.permissions import restrict_to_translatable_fields
+
+        if getattr(self, "for_user", None) is not None:
+            restrict_to_translatable_fields(self, self.for_user)
+
+
+class ArticlePageForm(TranslatorAwarePageForm):
     def clean(self):
         cleaned = super().clean()
         formset = self.formsets.get("page_sources") if hasattr(self, "formsets") else None
@@ -41,14 +52,12 @@ class ArticlePageForm(WagtailAdminPageForm):
             missing = (missing if page_sources else set()) | explicit
             if missing:
                 names = ", ".join(sorted(f"“{source}”" for source in missing))
-                self.add_error(
-                    field,
-                    ValidationError(
-                        _(
-                            "The body cites %(sources)s, which is not in this page's sources. "
-                            "Add it under Sources or remove the citation."
-                        )
-                        % {"sources": names}
-                    ),
-                )
+                message = ngettext(
+                    "The body cites %(sources)s, which is not in this page's sources. "
+                    "Add it under Sources or remove the citation.",
+                    "The body cites %(sources)s, which are not in this page's sources. "
+                    "Add them under Sources or remove the citations.",
+                    len(missing),
+                ) % {"sources": names}
+                self.add_error(field, ValidationError(message))
         return cleaned

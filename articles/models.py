@@ -4,6 +4,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from modelcluster.fields import ParentalKey
 from wagtail.admin.panels import FieldPanel, InlinePanel, MultiFieldPanel
+from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import RichTextField, StreamField
 from wagtail.models import Orderable, Page
 
@@ -11,7 +12,7 @@ from benchmarks.cache import data_generation
 
 from .blocks import ArticleBodyBlock
 from .data import PageData
-from .forms import ArticlePageForm
+from .forms import ArticlePageForm, TranslatorAwarePageForm
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
 
@@ -40,6 +41,7 @@ class HomePage(LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
+    base_form_class = TranslatorAwarePageForm
     subpage_types = ["articles.ArticlePage", "articles.ArticleIndexPage"]
     max_count = 1
 
@@ -58,6 +60,7 @@ class ArticleIndexPage(LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
+    base_form_class = TranslatorAwarePageForm
     parent_page_types = ["articles.HomePage"]
     subpage_types = ["articles.ArticlePage"]
 
@@ -70,7 +73,7 @@ class ArticleIndexPage(LanguagePreviewMixin, Page):
         return context
 
 
-class ArticlePage(LanguagePreviewMixin, Page):
+class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
@@ -108,6 +111,19 @@ class ArticlePage(LanguagePreviewMixin, Page):
         context["page_data"] = self.page_data
         context["data_generation"] = data_generation()
         return context
+
+    @path("")
+    def article(self, request):
+        return self.render(request)
+
+    @path("data/", name="data_trail")
+    def data_trail(self, request):
+        """Every figure the page shows, with its value, snapshot and source: the provenance trail."""
+        return self.render(
+            request,
+            template="articles/article_data_trail.html",
+            context_overrides={"trail": self.page_data.trail()},
+        )
 
     @property
     def updated_at(self):

@@ -96,6 +96,7 @@ _METRICS = [
         "accuracy_index", _("Endpoint Accuracy Index"), _("Endpoint Accuracy Index v1.0"), _("%"), PERCENT, 2, True,
         _("Accuracy of the endpoint relative to a reference endpoint of the same model, in percent."),
         cell_suffix="%", trim_zeros=True, leader_label=_("most accurate"), diff_unit="pp",
+        max_age=timedelta(days=14),
     ),
     Metric(
         "task_success", _("Task success"), _("Task success"), _("%"), PERCENT, 1, True,

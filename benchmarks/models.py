@@ -378,3 +378,6 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self):
         return f"{self.worker} @ {self.beat_at:%Y-%m-%d %H:%M}"
+
+
+from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping  # noqa: E402,F401

@@ -111,4 +111,6 @@ class PriceQuerySet(models.QuerySet):
                 RowNumber(), partition_by=[F("endpoint_id")], order_by=[F("effective_date").desc(), F("pk").desc()]
             )
         ).filter(_newest=1)
-        return qs.select_related("source", "endpoint__provider", "endpoint__model")
+        return qs.select_related("source", "snapshot", "endpoint__provider", "endpoint__model").defer(
+            "snapshot__raw_payload"
+        )

@@ -4,6 +4,7 @@ import socket
 from celery import shared_task
 
 from .models import WorkerHeartbeat
+from .refresh_models import Adapter, RefreshRun
 
 log = logging.getLogger(__name__)
 
@@ -14,3 +15,35 @@ def heartbeat(worker_label=None):
     beat = WorkerHeartbeat.objects.create(worker=worker_label or socket.gethostname())
     log.info("worker heartbeat %s from %s", beat.pk, beat.worker)
     return beat.pk
+
+
+def refresh_sources(adapters, source_id=None, run_id=None):
+    """One source when asked ("Refresh now"), otherwise every enabled source of these adapters that is due.
+
+    Sources run one after another: upstream rate limits are per key, not per source.
+    """
+    from .refresh import due_configs, run_refresh
+
+    if source_id is not None:
+        trigger = RefreshRun.Trigger.MANUAL if run_id else RefreshRun.Trigger.SCHEDULE
+        return [run_refresh(source_id, run_id=run_id, trigger=trigger).pk]
+    return [run_refresh(config.source_id).pk for config in due_configs(adapters)]
+
+
+@shared_task(name="benchmarks.tasks.refresh_artificial_analysis")
+def refresh_artificial_analysis(source_id=None, run_id=None):
+    return refresh_sources(
+        [Adapter.ARTIFICIAL_ANALYSIS, Adapter.ARTIFICIAL_ANALYSIS_LEGACY_FILE],
+        source_id=source_id,
+        run_id=run_id,
+    )
+
+
+@shared_task(name="benchmarks.tasks.refresh_openrouter")
+def refresh_openrouter(source_id=None, run_id=None):
+    return refresh_sources([Adapter.OPENROUTER], source_id=source_id, run_id=run_id)
+
+
+@shared_task(name="benchmarks.tasks.refresh_litellm")
+def refresh_litellm(source_id=None, run_id=None):
+    return refresh_sources([Adapter.LITELLM], source_id=source_id, run_id=run_id)

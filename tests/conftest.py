@@ -26,3 +26,13 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         call_command("update_translation_fields", verbosity=0)
+
+
+@pytest.fixture(autouse=True)
+def english_by_default():
+    """A request to /es/ leaves Spanish active in the thread; each test starts in English."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")

@@ -6,21 +6,29 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from articles.blocks import ArticleBodyBlock
 from articles.data import PageData
-from tests.factories import EndpointFactory, LanguageModelFactory, PriceFactory, ProviderFactory, SnapshotFactory, SourceFactory
+from tests.factories import (
+    EndpointFactory,
+    LanguageModelFactory,
+    PriceFactory,
+    ProviderFactory,
+    SnapshotFactory,
+    SourceFactory,
+)
 from tests.pagecheck import squeeze, visible_text
 
 pytestmark = pytest.mark.django_db
 
 
-def render(block_type, raw, page_sources=()):
+def render(block_type, raw, page_sources=(), language="en"):
     """Render one body block the way an article does (PageData gathered from the stream)."""
     stream = ArticleBodyBlock().to_python([{"type": block_type, "value": raw}])
     data = PageData(blocks=list(stream), page_sources=list(page_sources))
-    html = stream.render_as_block(context={"page_data": data})
+    with translation.override(language):
+        html = stream.render_as_block(context={"page_data": data})
     return html, squeeze(visible_text(html)), data
 
 
@@ -201,3 +209,42 @@ def test_faq_renders_json_ld():
     assert data["@type"] == "FAQPage"
     assert data["mainEntity"][0]["acceptedAnswer"]["text"] == "It depends."
     assert "Whichisfastest?" in text
+
+
+def test_stale_figure_is_marked_and_cannot_be_the_pick(glm):
+    """A speed older than its metric's maximum age is flagged and the next fresh host is picked."""
+    from benchmarks.models import Snapshot
+
+    old_source = SourceFactory(title="old run")
+    fast_only = SnapshotFactory(
+        source=old_source, measured_at=timezone.now() - datetime.timedelta(days=4),
+        values=[(glm["fast"], "output_speed_median", "900.0"), (glm["together"], "output_speed_median", "100.0")],
+        published=True,
+    )
+    assert Snapshot.objects.get(pk=fast_only.pk).status == "published"
+    raw = table_raw(glm, source=old_source.pk)
+    html, text, _ = render("provider_table", raw)
+    assert text.count("stale") == 2 and "900.0stale" in text
+    rows = [{"need": "fastest", "model": glm["model"].pk, "source": old_source.pk, "compare_with": None,
+             "extra_citations": []}]
+    _html, text, _ = render("picks_table", {"caption": "", "rows": rows})
+    assert "Notmeasuredyet" in text and "900.0" not in text
+    # the same endpoints measured an hour ago by the main source are fresh and can be picked
+    rows[0]["source"] = glm["source"].pk
+    _html, text, _ = render("picks_table", {"caption": "", "rows": rows})
+    assert "Baseten(Fast)283.4tokens/s" in text and "stale" not in text
+
+
+def test_stale_price_is_marked(glm):
+    from benchmarks.models import Price
+
+    Price.objects.filter(endpoint=glm["fast"]).update(created_at=timezone.now() - datetime.timedelta(days=8))
+    _html, text, _ = render("provider_table", table_raw(glm))
+    assert "$2.10/$6.60stale" in text
+
+
+def test_heading_anchor_comes_from_text_unless_given():
+    html, _text, _ = render("heading", {"text": "GLM-5.3 output speed", "level": "h2", "anchor": ""})
+    assert '<h2 id="glm-53-output-speed">' in html
+    html, _text, _ = render("heading", {"text": "Sources", "level": "h3", "anchor": "refs"})
+    assert '<h3 id="refs">' in html

@@ -51,3 +51,21 @@ def test_scorecard_differences_are_computed_not_typed(client, demo_site):
     bump_data_generation()
     text = client.get("/en/glm-5-3-flash-providers/").text
     assert "+7359 ms" in text and "+7259 ms" not in text
+
+
+def test_data_trail_lists_each_figure_with_snapshot_and_source(client, demo_site):
+    from benchmarks.models import Snapshot
+
+    article = client.get("/en/fastest-llm-api/")
+    assert 'href="/en/fastest-llm-api/data/"' in article.text
+    # every figure carries its trail as a tooltip too
+    snapshot = Snapshot.objects.get(source__title_en="GLM-5.3 providers", status="published")
+    assert f"Artificial Analysis · GLM-5.3 providers · snapshot {snapshot.pk}" in article.text
+    trail = client.get("/en/fastest-llm-api/data/")
+    assert trail.status_code == 200
+    row = trail.text[trail.text.index("Baseten (Fast)"):]
+    assert "283.4" in trail.text and f"#{snapshot.pk}" in row
+    assert "https://artificialanalysis.ai/models/glm-5-3/providers" in trail.text
+    assert "$0.037 / $0.17" in trail.text
+    es = client.get("/es/api-llm-mas-rapida/data/")
+    assert es.status_code == 200 and '<html lang="es">' in es.text

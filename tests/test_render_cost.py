@@ -9,7 +9,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from articles.models import ArticlePage, ArticleSource
-from tests.factories import EndpointFactory, LanguageModelFactory, PriceFactory, ProviderFactory, SnapshotFactory, SourceFactory
+from tests.factories import (
+    EndpointFactory,
+    LanguageModelFactory,
+    PriceFactory,
+    ProviderFactory,
+    SnapshotFactory,
+    SourceFactory,
+)
 
 pytestmark = pytest.mark.django_db
 

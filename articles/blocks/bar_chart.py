@@ -36,6 +36,7 @@ class BarChartValue(blocks.StructValue):
                     "text": format_metric(metric, row.value, suffix=False),
                     "percent": f"{share:.1f}",
                     "measurement": row,
+                    "stale": data.is_stale(row),
                 }
             )
         caption = _("%(metric)s by provider · %(model)s (%(unit)s)") % {

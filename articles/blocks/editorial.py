@@ -14,7 +14,7 @@ RICH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code"]
 
 
 class HeadingValue(blocks.StructValue):
-    def anchor(self):
+    def anchor_id(self):
         return self["anchor"] or slugify(self["text"])
 
 

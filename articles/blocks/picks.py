@@ -59,7 +59,7 @@ class PickRowValue(blocks.StructValue):
         metric_key, secondary_key = PICK_KINDS[kind]
         metric = get_metric(metric_key)
         model, source = self["model"], self["source"]
-        ranked = data.ranked(model, metric_key, source)
+        ranked = data.fresh_ranked(model, metric_key, source)
         row = {"need": f"{need_label(kind)} · {model_label(model)}", "pick": None, "reason": "", "sources": []}
         if not ranked:
             return row

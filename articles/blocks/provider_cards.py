@@ -54,6 +54,7 @@ class ProviderCardsValue(blocks.StructValue):
                         "label": f"{model.name} {metric.unit}",
                         "text": format_metric(metric, standard.value if standard else None, suffix=False),
                         "measurement": standard,
+                        "stale": data.is_stale(standard),
                     }
                 )
                 if rows and rows[0].snapshot.source not in sources:

@@ -81,7 +81,7 @@ class ProviderTableValue(blocks.StructValue):
                             "text": format_price_pair(price),
                             "sources": [price.source] if price else [],
                             "price": price,
-                            "class": "price",
+                            "stale": data.price_is_stale(price),
                         }
                     )
                     continue
@@ -90,7 +90,13 @@ class ProviderTableValue(blocks.StructValue):
                 if column["kind"] == "metric":
                     if row is not None:
                         measured_sources.append(row.snapshot.source)
-                    cells.append({"text": format_metric(metric, row.value if row else None), "measurement": row})
+                    cells.append(
+                        {
+                            "text": format_metric(metric, row.value if row else None),
+                            "measurement": row,
+                            "stale": data.is_stale(row),
+                        }
+                    )
                 else:
                     leader = leaders.get(metric.key)
                     difference = (row.value - leader) if row is not None and leader is not None else None

@@ -22,10 +22,13 @@ INSTALLED_APPS = [
     "modeltranslation",
     "benchmarks",
     "articles",
+    "reviews",
+    "editorial",
     "wagtail.contrib.forms",
     "wagtail.contrib.redirects",
     "wagtail.contrib.settings",
     "wagtail.contrib.sitemaps",
+    "wagtail.contrib.routable_page",
     "wagtail.embeds",
     "wagtail.sites",
     "wagtail.users",
@@ -116,6 +119,11 @@ STATICFILES_DIRS = [BASE_DIR / "assets"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = BASE_DIR / "media"
 
+# Figures: separators per language (the reference articles print "1,693.7" in both languages)
+# and how old a figure may get before pages flag it stale (hours; "price" for prices).
+NUMBER_FORMATS = {"en": {"thousands": ",", "decimal": "."}, "es": {"thousands": ",", "decimal": "."}}
+FRESHNESS_MAX_AGE_HOURS = {}
+
 WAGTAIL_SITE_NAME = "LLM API Benchmarks"
 WAGTAILADMIN_BASE_URL = env_str("WAGTAILADMIN_BASE_URL", "http://127.0.0.1:8000")
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
@@ -132,6 +140,31 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "benchmarks.tasks.heartbeat", "schedule": 300.0},
 }
+
+# Data refresh (docs/upstreams.md). Beat wakes one task per upstream this often; each task then
+# refreshes the enabled sources whose own interval ("refresh every", editable in the admin) has passed.
+REFRESH_CHECK_MINUTES = {
+    "artificial-analysis": env_int("REFRESH_ARTIFICIAL_ANALYSIS_CHECK_MINUTES", 15),
+    "openrouter": env_int("REFRESH_OPENROUTER_CHECK_MINUTES", 15),
+    "litellm": env_int("REFRESH_LITELLM_CHECK_MINUTES", 60),
+}
+for _upstream, _minutes in REFRESH_CHECK_MINUTES.items():
+    if _minutes > 0:  # 0 switches scheduled refreshes of that upstream off
+        CELERY_BEAT_SCHEDULE[f"refresh-{_upstream}"] = {
+            "task": f"benchmarks.tasks.refresh_{_upstream.replace('-', '_')}",
+            "schedule": 60.0 * _minutes,
+        }
+ARTIFICIAL_ANALYSIS_BASE_URL = env_str("ARTIFICIAL_ANALYSIS_BASE_URL", "https://artificialanalysis.ai/api/v2")
+OPENROUTER_BASE_URL = env_str("OPENROUTER_BASE_URL", "https://openrouter.ai/api/v1")
+LITELLM_PRICES_URL = env_str(
+    "LITELLM_PRICES_URL",
+    "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json",
+)
+REFRESH_FILES_DIR = env_str("REFRESH_FILES_DIR", str(BASE_DIR / "media" / "refresh"))
+REFRESH_HTTP_TIMEOUT = env_int("REFRESH_HTTP_TIMEOUT", 20)  # seconds, per request
+REFRESH_HTTP_ATTEMPTS = env_int("REFRESH_HTTP_ATTEMPTS", 3)
+REFRESH_HTTP_BACKOFF = env_int("REFRESH_HTTP_BACKOFF", 2)  # seconds before the 2nd attempt, doubling after
+REFRESH_MAX_RETRY_AFTER = env_int("REFRESH_MAX_RETRY_AFTER", 120)  # longest Retry-After a run waits
 
 REDIS_URL = env_str("REDIS_URL", None)
 CACHE_URL = env_str("CACHE_URL", REDIS_URL)

@@ -19,4 +19,8 @@ class Command(BaseCommand):
         if not User.objects.filter(username=username).exists():
             User.objects.create_superuser(username=username, email=f"{username}@example.com", password=password)
             self.stdout.write(f"Created admin account '{username}'.")
-        self.stdout.write(f"Admin login: http://127.0.0.1:8000/admin/  user: {username}  password: {password}")
+            self.stdout.write(f"Admin login: http://127.0.0.1:8000/admin/  user: {username}  password: {password}")
+        elif User.objects.get(username=username).check_password(password):
+            self.stdout.write(f"Admin login: http://127.0.0.1:8000/admin/  user: {username}  password: {password}")
+        else:
+            self.stdout.write(f"Admin login: http://127.0.0.1:8000/admin/  user: {username} (password changed since setup)")

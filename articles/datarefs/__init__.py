@@ -1,0 +1,1 @@
+"""Live data references inside rich text (issue 9)."""

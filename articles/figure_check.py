@@ -1,0 +1,192 @@
+"""Find figures typed into prose that a data reference could print instead.
+
+A number typed in a paragraph, heading or caption goes stale when the data refreshes while the
+tables around it update. The check formats every figure the page's models and sources have
+(as the page would print them, per language) and flags typed numbers that equal one of them.
+Bare whole numbers are left alone: "ten thousand tokens", "7 hosts" or a year are not figures.
+"""
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.conf import settings
+from django.utils.html import strip_tags
+from django.utils.translation import gettext as _
+from wagtail import blocks
+from wagtail.rich_text import get_text_for_indexing
+
+from benchmarks.metrics import METRICS, TIME
+
+from .data import PageData
+from .datarefs.resolve import with_ref_requirements
+from .formatting import (
+    CURRENCY_SYMBOLS,
+    format_duration,
+    format_metric,
+    format_money,
+    format_plain,
+    number_format,
+)
+
+CONTEXT_CHARS = 40
+
+
+@dataclass
+class TypedFigure:
+    language: str
+    place: str
+    typed: str
+    figures: list = field(default_factory=list)  # descriptions of the figures it equals
+    context: str = ""
+
+    @property
+    def language_name(self):
+        return str(dict(settings.LANGUAGES).get(self.language, self.language))
+
+    def message(self):
+        return _(
+            "“%(typed)s” in %(place)s (%(language)s) looks like a figure (%(figures)s): insert it as a reference?"
+        ) % {
+            "typed": self.typed,
+            "place": self.place,
+            "language": self.language_name,
+            "figures": "; ".join(self.figures[:3]) + (" …" if len(self.figures) > 3 else ""),
+        }
+
+
+def _number_pattern(lang):
+    fmt = number_format(lang)
+    return _compiled_number_pattern(fmt["thousands"], fmt["decimal"])
+
+
+@lru_cache(maxsize=8)
+def _compiled_number_pattern(thousands, decimal):
+    thousands, decimal = re.escape(thousands), re.escape(decimal)
+    symbols = "".join(re.escape(s) for s in CURRENCY_SYMBOLS.values())
+    return re.compile(
+        rf"(?<![\w.,\-/])(?P<currency>[{symbols}])?"
+        rf"(?P<number>\d{{1,3}}(?:{thousands}\d{{3}})+(?:{decimal}\d+)?|\d+(?:{decimal}\d+)?)"
+        rf"(?P<unit>\s?%|\s?ms\b|×)?"
+        rf"(?![\w%]|[.,]\d)"
+    )
+
+
+class FigureIndex:
+    """Printed forms of the figures a page could reference -> what each is."""
+
+    def __init__(self, lang):
+        self.lang = lang
+        self.forms = {}
+
+    def add(self, text, description):
+        text = text.replace("\u00a0", " ").strip()
+        self.forms.setdefault(text, [])
+        if description not in self.forms[text]:
+            self.forms[text].append(description)
+
+    def __bool__(self):
+        return bool(self.forms)
+
+    def match(self, currency, number, unit):
+        unit = (unit or "").strip()
+        typed = f"{currency or ''}{number}{' ' + unit if unit == 'ms' else unit}"
+        exact = self.forms.get(typed)
+        if exact:
+            return exact
+        # A bare number equals a figure printed with a unit or symbol ("0.90" for "0.90 s").
+        if not currency and not unit:
+            return self.forms.get(f"#{number}", [])
+        return []
+
+
+def figure_index(data, lang):
+    index = FigureIndex(lang)
+    for row in data.measurements:
+        metric = METRICS.get(row.metric)
+        if metric is None:
+            continue
+        description = f"{row.endpoint.label} · {row.endpoint.model.name} · {metric.label}"
+        for text in (format_metric(metric, row.value, lang=lang), format_plain(metric, row.value, lang=lang)):
+            index.add(text, description)
+            index.add("#" + _bare(text), description)
+        if metric.kind == TIME:
+            spoken = format_duration(row.value, lang=lang)
+            if spoken.endswith(" ms"):
+                index.add(spoken, description)
+    for price in data.prices.values():
+        for side, label in (("input_per_m", _("input price")), ("output_per_m", _("output price"))):
+            text = format_money(getattr(price, side), price.currency, lang=lang)
+            description = f"{price.endpoint.label} · {price.endpoint.model.name} · {label}"
+            index.add(text, description)
+            index.add("#" + _bare(text), description)
+    return index
+
+
+def _bare(text):
+    """The number alone: "$2.10" -> "2.10", "98.74%" -> "98.74", "1.23 s" -> "1.23"."""
+    match = re.search(r"\d[\d.,\u00a0 ]*\d|\d", text)
+    return match.group(0) if match else text
+
+
+def find_typed_figures(text, index, lang):
+    """[(typed text, figure descriptions, context)] for one piece of prose."""
+    found = []
+    text = text.replace("\u00a0", " ")
+    for match in _number_pattern(lang).finditer(text):
+        currency, number, unit = match.group("currency"), match.group("number"), match.group("unit")
+        has_decimals = number_format(lang)["decimal"] in number
+        if not (has_decimals or currency or (unit or "").strip()):
+            continue
+        figures = index.match(currency, number, unit)
+        if figures:
+            start, end = max(match.start() - CONTEXT_CHARS, 0), min(match.end() + CONTEXT_CHARS, len(text))
+            found.append((match.group(0).strip(), figures, text[start:end].strip()))
+    return found
+
+
+def prose_texts(block, value, place):
+    """(place, plain text) for every rich text and text field inside a block value."""
+    if value is None:
+        return
+    if isinstance(block, blocks.RichTextBlock):
+        yield place, get_text_for_indexing(value.source)
+    elif isinstance(block, blocks.CharBlock | blocks.TextBlock):
+        yield place, str(value)
+    elif isinstance(block, blocks.StreamBlock):
+        for n, child in enumerate(value, start=1):
+            yield from prose_texts(child.block, child.value, f"{place} › {child.block.label} {n}")
+    elif isinstance(block, blocks.StructBlock):
+        for name, child_block in block.child_blocks.items():
+            yield from prose_texts(child_block, value.get(name), f"{place} › {child_block.label}")
+    elif isinstance(block, blocks.ListBlock):
+        for n, item in enumerate(value, start=1):
+            yield from prose_texts(block.child_block, item, f"{place} {n}")
+
+
+def body_texts(stream):
+    for n, child in enumerate(stream, start=1):
+        place = _("%(place)s (block %(n)s)") % {"place": child.block.label, "n": n}
+        yield from prose_texts(child.block, child.value, place)
+
+
+def check_page(page, languages=None):
+    """Typed figures in a page's body (and summary), per language. Nothing is changed or blocked."""
+    findings = []
+    for lang in languages or [code for code, _name in settings.LANGUAGES]:
+        stream = getattr(page, f"body_{lang}", None)
+        blocks_list = list(stream or [])
+        data = PageData(blocks=with_ref_requirements(blocks_list), page_sources=[])
+        # Numbers are read and printed the page language's way; places and figures are described
+        # in the editor's language, since the editor reads the warning.
+        index = figure_index(data, lang)
+        if not index:
+            continue
+        texts = list(body_texts(blocks_list))
+        summary = getattr(page, f"summary_{lang}", "") or ""
+        if summary:
+            texts.insert(0, (_("Summary"), strip_tags(summary)))
+        for place, text in texts:
+            for typed, figures, context in find_typed_figures(text, index, lang):
+                findings.append(TypedFigure(lang, place, typed, figures, context))
+    return findings

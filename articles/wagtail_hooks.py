@@ -1,0 +1,3 @@
+"""Admin hooks of the articles app, split by concern."""
+
+from .datarefs import hooks as _datarefs_hooks  # noqa: F401

@@ -1,0 +1,48 @@
+"""Upstream adapters: each turns one upstream's response into rows of figures and prices in our units."""
+
+from .artificial_analysis import ArtificialAnalysisAdapter, ArtificialAnalysisLegacyFileAdapter
+from .base import (
+    ConfigurationError,
+    FetchResult,
+    ImpossibleValue,
+    MalformedPayload,
+    RefreshError,
+    SchemaChanged,
+    UpstreamClient,
+    UpstreamRow,
+    UpstreamUnavailable,
+)
+from .litellm import LiteLLMAdapter
+from .openrouter import OpenRouterAdapter
+
+ADAPTERS = {
+    adapter.name: adapter
+    for adapter in (
+        ArtificialAnalysisAdapter,
+        ArtificialAnalysisLegacyFileAdapter,
+        OpenRouterAdapter,
+        LiteLLMAdapter,
+    )
+}
+
+
+def get_adapter_class(name):
+    try:
+        return ADAPTERS[name]
+    except KeyError:
+        raise ConfigurationError(f"unknown adapter {name!r}; known: {', '.join(ADAPTERS)}") from None
+
+
+__all__ = [
+    "ADAPTERS",
+    "ConfigurationError",
+    "FetchResult",
+    "ImpossibleValue",
+    "MalformedPayload",
+    "RefreshError",
+    "SchemaChanged",
+    "UpstreamClient",
+    "UpstreamRow",
+    "UpstreamUnavailable",
+    "get_adapter_class",
+]

@@ -1,0 +1,40 @@
+"""How old a published figure may be before pages flag it as stale.
+
+Each metric has a maximum age in the registry (FRESHNESS_MAX_AGE_HOURS in settings overrides
+it per metric key, "price" for prices). A first-party run is a dated, one-off measurement that a
+page shows with its date, so it never goes stale; third-party benchmarks and price lists do.
+"""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from .metrics import PRICE_MAX_AGE, get_metric
+
+EXEMPT_SOURCE_KINDS = {"first_party"}
+
+
+def max_age(key):
+    hours = getattr(settings, "FRESHNESS_MAX_AGE_HOURS", {}).get(key)
+    if hours is not None:
+        return timedelta(hours=hours)
+    return PRICE_MAX_AGE if key == "price" else get_metric(key).max_age
+
+
+def measurement_is_stale(measurement, now=None):
+    snapshot = measurement.snapshot
+    if snapshot.source.kind in EXEMPT_SOURCE_KINDS:
+        return False
+    return (now or timezone.now()) - snapshot.measured_at > max_age(measurement.metric)
+
+
+def price_seen_at(price):
+    """When the price was last confirmed: its import or refresh, else when it was recorded."""
+    if price.snapshot_id and price.snapshot is not None:
+        return max(price.snapshot.fetched_at, price.created_at)
+    return price.created_at
+
+
+def price_is_stale(price, now=None):
+    return (now or timezone.now()) - price_seen_at(price) > max_age("price")

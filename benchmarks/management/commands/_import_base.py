@@ -1,0 +1,46 @@
+"""Shared plumbing of the import_snapshot and import_prices commands."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from benchmarks.importers import FORMATS, ImportRejected
+
+
+class ImportCommand(BaseCommand):
+    importer = None  # set by subclasses: a function from benchmarks.importers
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="Path of the CSV or JSON file (see docs/import-formats.md).")
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            help="File format; by default taken from the extension, else from the content.",
+        )
+        parser.add_argument("--source", help="Source id or URL (required for CSV; a JSON file may name it).")
+        parser.add_argument(
+            "--measured-at", dest="measured_at", help="ISO 8601 date and time of the measurement."
+        )
+
+    def importer_options(self, options):
+        keys = ("source", "measured_at")
+        return {key: options[key] for key in keys if options.get(key) not in (None, "")}
+
+    def handle(self, *args, **options):
+        path = Path(options["file"])
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise CommandError(f"{path}: {exc.strerror}") from None
+        try:
+            result = self.importer(
+                raw, options["format"], filename=path.name, **self.importer_options(options)
+            )
+        except ImportRejected as rejected:
+            for error in rejected.errors:
+                self.stderr.write(f"{path.name}: {error}")
+            count = len(rejected.errors)
+            raise CommandError(
+                f"{count} error{'s' if count != 1 else ''} in {path.name}; nothing was written."
+            ) from None
+        self.stdout.write(self.style.SUCCESS(str(result.summary)) if result.created else str(result.summary))

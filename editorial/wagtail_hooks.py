@@ -1,0 +1,43 @@
+"""Admin wiring: the translation status view and the limits of the Translators role on pages."""
+
+from django.core.exceptions import PermissionDenied
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+from wagtail import hooks
+from wagtail.admin.menu import MenuItem
+from wagtail.models import Page
+
+from .roles import is_translator_only
+from .views import VIEW_PERMISSION, TranslationStatusView
+
+
+@hooks.register("register_admin_urls")
+def translation_status_urls():
+    return [path("translation-status/", TranslationStatusView.as_view(), name="editorial_translation_status")]
+
+
+class TranslationStatusMenuItem(MenuItem):
+    def is_shown(self, request):
+        return request.user.has_perm(VIEW_PERMISSION)
+
+
+@hooks.register("register_admin_menu_item")
+def translation_status_menu_item():
+    return TranslationStatusMenuItem(
+        _("Translation status"), reverse("editorial_translation_status"), icon_name="doc-full", order=250
+    )
+
+
+# Wagtail lets anyone with "change" on a page delete it while it is an unpublished leaf;
+# translators must never remove pages, published or not.
+@hooks.register("before_delete_page")
+def translators_cannot_delete_pages(request, page):
+    if is_translator_only(request.user):
+        raise PermissionDenied(_("Translators cannot delete pages."))
+
+
+@hooks.register("before_bulk_action")
+def translators_cannot_bulk_delete_pages(request, action_type, objects, action_class_instance):
+    if action_type == "delete" and is_translator_only(request.user):
+        if any(isinstance(obj, Page) for obj in objects):
+            raise PermissionDenied(_("Translators cannot delete pages."))

@@ -1,0 +1,94 @@
+"""Record what a newly published snapshot changed on the live pages, per page, language and place."""
+
+import logging
+
+from django.conf import settings
+
+from articles.data import PageData
+from articles.datarefs.resolve import with_ref_requirements
+from benchmarks.models import Measurement, Price, Snapshot
+
+from .before import PageDataBefore
+from .models import ChangeSet, FigureChange
+from .page_figures import differences
+
+log = logging.getLogger(__name__)
+
+
+def previous_published(snapshot):
+    """The snapshot of the same source the pages showed before this one was published."""
+    if snapshot.supersedes_id:
+        return snapshot.supersedes
+    return (
+        Snapshot.objects.published()
+        .filter(source_id=snapshot.source_id, measured_at__lte=snapshot.measured_at)
+        .exclude(pk=snapshot.pk)
+        .order_by("-measured_at", "-pk")
+        .defer("raw_payload")
+        .first()
+    )
+
+
+def touched_models(*snapshots):
+    """Models whose figures the snapshots hold (measurements or recorded prices)."""
+    ids = [s.pk for s in snapshots if s is not None]
+    models = set(
+        Measurement.objects.filter(snapshot_id__in=ids)
+        .values_list("endpoint__model_id", flat=True)
+        .distinct()
+    )
+    models |= set(
+        Price.objects.filter(snapshot_id__in=ids).values_list("endpoint__model_id", flat=True).distinct()
+    )
+    return models
+
+
+def live_articles():
+    from articles.models import ArticlePage
+
+    return ArticlePage.objects.live().order_by("path")
+
+
+def record_changes(snapshot):
+    """Compare what every live article shows with and without `snapshot`; store what differs.
+
+    Idempotent: a snapshot is compared once, when it is first seen published.
+    """
+    if ChangeSet.objects.filter(snapshot=snapshot).exists():
+        return None
+    previous = previous_published(snapshot)
+    change_set = ChangeSet.objects.create(
+        snapshot=snapshot, previous=previous, is_correction=bool(snapshot.supersedes_id)
+    )
+    models = touched_models(snapshot, previous)
+    if not models:
+        return change_set
+    restored = snapshot.supersedes_id
+    items = []
+    for page in live_articles():
+        for lang, _name in settings.LANGUAGES:
+            blocks = list(getattr(page, f"body_{lang}", None) or [])
+            if not blocks:
+                continue
+            with_refs = with_ref_requirements(blocks)
+            after = PageData(blocks=with_refs, page_sources=[])
+            if not models & set(after.requirements[0]):
+                continue
+            before = PageDataBefore(blocks=with_refs, page_sources=[], without=snapshot.pk, restored=restored)
+            for index, place, _key, kind, figure, old, new in differences(blocks, before, after, lang):
+                items.append(
+                    FigureChange(
+                        change_set=change_set,
+                        page_id=page.pk,
+                        language=lang,
+                        block_index=index,
+                        place=place[:300],
+                        figure=figure[:300],
+                        kind=kind,
+                        old_text=old,
+                        new_text=new,
+                    )
+                )
+    FigureChange.objects.bulk_create(items)
+    log.info("snapshot %s changed %s figures on live pages", snapshot.pk, len(items))
+    return change_set

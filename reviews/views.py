@@ -1,0 +1,205 @@
+"""Admin views: changed figures to review, two snapshots side by side, figures typed in prose."""
+
+from collections import OrderedDict
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.generic import TemplateView
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+
+from benchmarks.models import Snapshot
+
+from .compare import NotComparable, compare_snapshots
+from .models import FigureChange
+
+VIEW_PERMISSION = "reviews.view_figurechange"
+CHANGE_PERMISSION = "reviews.change_figurechange"
+SNAPSHOT_PERMISSIONS = ("benchmarks.view_snapshot", "benchmarks.change_snapshot")
+
+
+def can_view_reviews(user):
+    return user.has_perm(VIEW_PERMISSION) or user.has_perm(CHANGE_PERMISSION)
+
+
+def compare_url(change_set):
+    if change_set.previous_id is None:
+        return ""
+    return reverse("reviews_compare", args=[change_set.previous_id, change_set.snapshot_id])
+
+
+class ReviewAdminView(WagtailAdminTemplateMixin, TemplateView):
+    header_icon = "history"
+
+    def has_permission(self, user):
+        return can_view_reviews(user)
+
+    def dispatch(self, request, *args, **kwargs):
+        if not self.has_permission(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_breadcrumbs_items(self):
+        return self.breadcrumbs_items + [{"url": "", "label": self.get_page_title()}]
+
+
+class FigureChangesView(ReviewAdminView):
+    """Open items, grouped by the published change that caused them, then by page and language."""
+
+    template_name = "reviews/changes.html"
+    page_title = gettext_lazy("Changed figures")
+
+    def show_reviewed(self):
+        return self.request.GET.get("show") == "reviewed"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        items = FigureChange.objects.select_related(
+            "change_set__snapshot__source", "change_set__previous", "page", "reviewed_by"
+        ).order_by("-change_set__created_at", "-change_set_id", "page__path", "language", "block_index", "pk")
+        if self.show_reviewed():
+            items = items.filter(reviewed_at__isnull=False)[:500]
+        else:
+            items = items.open()
+        languages = dict(settings.LANGUAGES)
+        groups = OrderedDict()
+        for item in items:
+            group = groups.setdefault(
+                item.change_set_id,
+                {
+                    "change_set": item.change_set,
+                    "compare_url": compare_url(item.change_set),
+                    "pages": OrderedDict(),
+                },
+            )
+            page_group = group["pages"].setdefault(
+                (item.page_id, item.language),
+                {
+                    "page": item.page,
+                    "language": languages.get(item.language, item.language),
+                    "language_code": item.language,
+                    "edit_url": reverse("wagtailadmin_pages:edit", args=[item.page_id]),
+                    "items": [],
+                },
+            )
+            page_group["items"].append(item)
+        context.update(
+            groups=list(groups.values()),
+            show_reviewed=self.show_reviewed(),
+            can_review=self.request.user.has_perm(CHANGE_PERMISSION),
+        )
+        return context
+
+    def post(self, request, *args, **kwargs):
+        if not request.user.has_perm(CHANGE_PERMISSION):
+            raise PermissionDenied
+        items = FigureChange.objects.none()
+        if request.POST.get("change_set"):
+            items = FigureChange.objects.filter(change_set_id=request.POST["change_set"])
+        elif request.POST.getlist("items"):
+            ids = [pk for pk in request.POST.getlist("items") if pk.isdigit()]
+            items = FigureChange.objects.filter(pk__in=ids)
+        count = items.mark_reviewed(request.user)
+        if count:
+            messages.success(request, _("%(count)s changed figures marked as reviewed.") % {"count": count})
+        else:
+            messages.warning(request, _("Nothing was marked: select the items you reviewed."))
+        return redirect("reviews_changes")
+
+
+class SnapshotCompareView(ReviewAdminView):
+    template_name = "reviews/compare.html"
+    page_title = gettext_lazy("Compare snapshots")
+
+    def has_permission(self, user):
+        return can_view_reviews(user) or any(user.has_perm(p) for p in SNAPSHOT_PERMISSIONS)
+
+    def get(self, request, *args, **kwargs):
+        queryset = Snapshot.objects.select_related("source").defer("raw_payload")
+        self.old = get_object_or_404(queryset, pk=kwargs["old"])
+        self.new = get_object_or_404(queryset, pk=kwargs["new"])
+        try:
+            self.comparison = compare_snapshots(self.old, self.new)
+            self.error = ""
+        except NotComparable as error:
+            self.comparison, self.error = None, str(error)
+        context = self.get_context_data(**kwargs)
+        return self.render_to_response(context, status=400 if self.error else 200)
+
+    def get_page_subtitle(self):
+        return f"#{self.old.pk} → #{self.new.pk}"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        only_changes = self.request.GET.get("all") != "1"
+        groups = []
+        if self.comparison:
+            groups = [g for g in self.comparison["groups"] if g.changed or not only_changes]
+        context.update(
+            old=self.old,
+            new=self.new,
+            error=self.error,
+            groups=groups,
+            prices=[p for p in (self.comparison or {}).get("prices", []) if p["changed"] or not only_changes],
+            only_changes=only_changes,
+            unchanged_hidden=bool(self.comparison) and len(groups) < len(self.comparison["groups"]),
+        )
+        return context
+
+
+class TypedFiguresReportView(ReviewAdminView):
+    """Every article's prose digits that equal a figure a data reference could print."""
+
+    template_name = "reviews/typed_figures.html"
+    page_title = gettext_lazy("Figures typed in prose")
+    header_icon = "warning"
+
+    def get_context_data(self, **kwargs):
+        from articles.figure_check import check_page
+        from articles.models import ArticlePage
+
+        context = super().get_context_data(**kwargs)
+        rows = []
+        for page in ArticlePage.objects.order_by("path"):
+            latest = page.get_latest_revision_as_object() if page.has_unpublished_changes else page
+            findings = check_page(latest)
+            if findings:
+                rows.append(
+                    {
+                        "page": page,
+                        "edit_url": reverse("wagtailadmin_pages:edit", args=[page.pk]),
+                        "findings": findings,
+                    }
+                )
+        context.update(rows=rows, count=sum(len(row["findings"]) for row in rows))
+        return context
+
+
+def open_change_count():
+    return FigureChange.objects.open().count()
+
+
+def recent_open_pages(limit=5):
+    """The pages with most recent open items: [(page, language, count)]."""
+    from django.db.models import Count, Max
+
+    rows = (
+        FigureChange.objects.open()
+        .values("page_id", "page__title", "language")
+        .annotate(count=Count("pk"), newest=Max("change_set__created_at"))
+        .order_by("-newest", "page__title")[:limit]
+    )
+    languages = dict(settings.LANGUAGES)
+    return [
+        {
+            "title": row["page__title"],
+            "language": languages.get(row["language"], row["language"]),
+            "count": row["count"],
+            "edit_url": reverse("wagtailadmin_pages:edit", args=[row["page_id"]]),
+        }
+        for row in rows
+    ]

@@ -1,0 +1,104 @@
+"""Admin wiring: review views, the dashboard panel, and the typed-figure warning in the page editor."""
+
+from django.contrib import messages
+from django.urls import path, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from wagtail import hooks
+from wagtail.admin.menu import MenuItem
+from wagtail.admin.ui.components import Component
+
+from .views import (
+    FigureChangesView,
+    SnapshotCompareView,
+    TypedFiguresReportView,
+    can_view_reviews,
+    open_change_count,
+    recent_open_pages,
+)
+
+EDITOR_WARNINGS_SHOWN = 5
+
+
+@hooks.register("register_admin_urls")
+def review_urls():
+    return [
+        path("reviews/changes/", FigureChangesView.as_view(), name="reviews_changes"),
+        path("reviews/compare/<int:old>/<int:new>/", SnapshotCompareView.as_view(), name="reviews_compare"),
+        path("reviews/typed-figures/", TypedFiguresReportView.as_view(), name="reviews_typed_figures"),
+    ]
+
+
+class ReviewMenuItem(MenuItem):
+    def is_shown(self, request):
+        return can_view_reviews(request.user)
+
+
+@hooks.register("register_admin_menu_item")
+def changed_figures_menu_item():
+    return ReviewMenuItem(
+        gettext_lazy("Changed figures"), reverse("reviews_changes"), icon_name="history", order=260
+    )
+
+
+@hooks.register("register_reports_menu_item")
+def typed_figures_menu_item():
+    return ReviewMenuItem(
+        gettext_lazy("Figures typed in prose"),
+        reverse("reviews_typed_figures"),
+        icon_name="warning",
+        order=900,
+    )
+
+
+class FigureReviewPanel(Component):
+    name = "figure_review"
+    order = 90
+    template_name = "reviews/homepage_panel.html"
+
+    def get_context_data(self, parent_context=None):
+        return {"count": open_change_count(), "pages": recent_open_pages()}
+
+
+@hooks.register("construct_homepage_panels")
+def add_figure_review_panel(request, panels):
+    if can_view_reviews(request.user):
+        panels.append(FigureReviewPanel())
+
+
+def warn_about_typed_figures(request, page):
+    """A non-blocking message per typed figure in the page as the editor is about to see it."""
+    from articles.figure_check import check_page
+    from articles.models import ArticlePage
+
+    if not isinstance(page, ArticlePage):
+        return
+    findings = check_page(page)
+    for finding in findings[:EDITOR_WARNINGS_SHOWN]:
+        messages.warning(request, finding.message())
+    if len(findings) > EDITOR_WARNINGS_SHOWN:
+        messages.warning(
+            request,
+            _("%(count)s more typed figures on this page: see the “Figures typed in prose” report.")
+            % {"count": len(findings) - EDITOR_WARNINGS_SHOWN},
+        )
+
+
+@hooks.register("before_edit_page")
+def typed_figures_on_open(request, page):
+    # The edit view passes its latest revision, i.e. what the editor is about to see. Saving a
+    # draft redirects back here, so the warnings follow a save without being queued twice.
+    if request.method == "GET":
+        warn_about_typed_figures(request, page)
+
+
+@hooks.register("after_edit_page")
+def typed_figures_after_publish(request, page):
+    if "action-publish" in request.POST:
+        warn_about_typed_figures(request, page.specific)
+
+
+@hooks.register("after_create_page")
+def typed_figures_after_create(request, page):
+    if "action-publish" in request.POST:
+        warn_about_typed_figures(request, page.specific)
