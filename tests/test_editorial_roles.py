@@ -184,10 +184,12 @@ def test_translator_cannot_change_english_page_fields(small_site, translator, ed
     soup = BeautifulSoup(response.text, "html.parser")
     assert soup.find("input", {"name": "title_en"}).has_attr("disabled")
     assert not soup.find("input", {"name": "title_es"}).has_attr("disabled")
-    page = _submit_spanish_title(_client(translator), small_site, "Título nuevo")
-    page = _post_edit(_client(translator), small_site, "action-submit", title_en="Hijacked English title")
+    submitted = _submit_spanish_title(_client(translator), small_site, "Título nuevo")
+    assert submitted.get_latest_revision_as_object().title_es == "Título nuevo"
+    _post_edit(_client(translator), small_site, "action-submit", title_en="Hijacked English title")
     draft = Page.objects.get(pk=small_site.pk).specific.get_latest_revision_as_object()
     assert draft.title_en == "LLM API benchmarks"
+    assert draft.title_es == "Título nuevo"
     # editors keep full access to the English fields
     response = _client(editor).get(_edit_url(small_site))
     soup = BeautifulSoup(response.text, "html.parser")
