@@ -25,7 +25,7 @@ class TranslatorAwarePageForm(WagtailAdminPageForm):
         from editorial.permissions import restrict_to_translatable_fields
 
         if getattr(self, "for_user", None) is not None:
-            restrict_to_translatable_fields(self, self.for_user)
+            restrict_to_translatable_fields(self, self.for_user, include_formsets=False)
 
 
 class ArticlePageForm(TranslatorAwarePageForm):

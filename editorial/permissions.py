@@ -25,12 +25,13 @@ def translatable_field_names(model, language=TRANSLATION_LANGUAGE):
     }
 
 
-def restrict_to_translatable_fields(form, user):
+def restrict_to_translatable_fields(form, user, include_formsets=True):
     """Disable every field of `form` except the Spanish translation fields when `user` is a translator.
 
     Returns the names of the fields it disabled (empty for editors, superusers and everyone else).
     Inline formsets (`form.formsets`, as Wagtail's InlinePanel builds them) are restricted the same way and
-    cannot grow or shrink.
+    cannot grow or shrink, unless include_formsets is off (page forms: Wagtail's InlinePanel needs its
+    DELETE and id inputs, and the Spanish review catches any change there).
     """
     if not is_translator_only(user):
         return set()
@@ -42,7 +43,7 @@ def restrict_to_translatable_fields(form, user):
         field.disabled = True
         field.help_text = f"{field.help_text} {READ_ONLY_HELP}".strip() if field.help_text else READ_ONLY_HELP
         disabled.add(name)
-    for prefix, formset in getattr(form, "formsets", {}).items():
+    for prefix, formset in (getattr(form, "formsets", {}) if include_formsets else {}).items():
         formset.can_delete = False
         formset.max_num = formset.initial_form_count()
         formset.validate_max = True

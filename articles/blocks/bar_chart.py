@@ -60,8 +60,4 @@ class BarChartBlock(DataBlockMixin, blocks.StructBlock):
         template = "articles/blocks/bar_chart.html"
         value_class = BarChartValue
 
-    def data_requirements(self, value):
-        yield value["model"], value["source"]
-
-    def data_context(self, value, data):
-        return {"chart": value.compute(data)}
+    result_name = "chart"

@@ -33,9 +33,16 @@ def endpoint_name(endpoint, style="short"):
 class DataBlockMixin:
     """Blocks bound to benchmark data find the page's PageData in their parent context."""
 
+    # Name under which the template finds the StructValue's computed result.
+    result_name = "result"
+
     def data_requirements(self, value):
-        """Yield (model, source) pairs this block shows; the page loads them in bulk."""
-        return []
+        """Yield (model, source) pairs this block shows; the page loads them in bulk.
+
+        Blocks bound to one model and source need not override this.
+        """
+        if "model" in value:
+            yield value["model"], value.get("source")
 
     def page_data(self, value, parent_context):
         from articles.data import PageData
@@ -53,4 +60,5 @@ class DataBlockMixin:
         return context
 
     def data_context(self, value, data):
-        return {}
+        compute = getattr(value, "compute", None)
+        return {self.result_name: compute(data)} if compute else {}

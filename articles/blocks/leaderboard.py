@@ -69,6 +69,3 @@ class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
 
     def data_window_hours(self, value):
         return value["window_hours"] or 0
-
-    def data_context(self, value, data):
-        return {"result": value.compute(data)}

@@ -103,6 +103,3 @@ class ProviderCardsBlock(DataBlockMixin, blocks.StructBlock):
     def data_requirements(self, value):
         for item in value["models"]:
             yield item["model"], item["source"]
-
-    def data_context(self, value, data):
-        return {"result": value.compute(data)}

@@ -105,12 +105,6 @@ class ProviderListBlock(DataBlockMixin, blocks.StructBlock):
         template = "articles/blocks/provider_list.html"
         value_class = ProviderListValue
 
-    def data_requirements(self, value):
-        yield value["model"], value["source"]
-
-    def data_context(self, value, data):
-        return {"result": value.compute(data)}
-
 
 class EndpointListBlock(DataBlockMixin, blocks.StructBlock):
     """The API model identifiers of a model's endpoints, linked to their docs."""
@@ -124,9 +118,6 @@ class EndpointListBlock(DataBlockMixin, blocks.StructBlock):
         icon = "link"
         label = gettext_lazy("API identifiers")
         template = "articles/blocks/endpoint_list.html"
-
-    def data_requirements(self, value):
-        yield value["model"], value["source"]
 
     def data_context(self, value, data):
         endpoints = data.endpoints(value["model"], value["source"])

@@ -142,8 +142,4 @@ class ProviderTableBlock(DataBlockMixin, blocks.StructBlock):
         template = "articles/blocks/provider_table.html"
         value_class = ProviderTableValue
 
-    def data_requirements(self, value):
-        yield value["model"], value["source"]
-
-    def data_context(self, value, data):
-        return {"table": value.compute(data)}
+    result_name = "table"

@@ -125,6 +125,9 @@ NUMBER_FORMATS = {"en": {"thousands": ",", "decimal": "."}, "es": {"thousands": 
 FRESHNESS_MAX_AGE_HOURS = {}
 
 WAGTAIL_SITE_NAME = "LLM API Benchmarks"
+# The admin makes no calls to outside hosts: no release check, no Gravatar.
+WAGTAIL_ENABLE_UPDATE_CHECK = False
+WAGTAIL_GRAVATAR_PROVIDER_URL = None
 WAGTAILADMIN_BASE_URL = env_str("WAGTAILADMIN_BASE_URL", "http://127.0.0.1:8000")
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}
 WAGTAILDOCS_EXTENSIONS = ["csv", "json", "pdf", "txt"]

@@ -1,0 +1,107 @@
+"""An editor builds an article with a provider table in the admin, previews both languages and publishes."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .admin_steps import log_in, member, open_actions_menu, show_language_fields, submit, visit
+
+pytestmark = pytest.mark.browser
+
+TITLE = "Flash model hosts, side by side"
+SLUG = "flash-model-hosts-side-by-side"
+TITLE_ES = "Proveedores del modelo Flash, uno al lado del otro"
+SLUG_ES = "proveedores-del-modelo-flash-uno-al-lado-del-otro"
+# GLM-5.3-Flash's fastest host in the demo data (the demo article's summary says so too).
+LEADER = "CoreWeave"
+
+
+def test_editor_adds_a_provider_table_previews_both_languages_and_publishes(open_page, django_user_model):
+    from articles.models import ArticlePage, HomePage
+    from editorial.roles import EDITORS
+
+    home = HomePage.objects.get()
+    member(django_user_model, "editora", EDITORS)
+    page = open_page()
+    log_in(page, "editora")
+
+    # Pages → the home page → add child page → Article.
+    visit(page, f"/admin/pages/{home.pk}/add_subpage/")
+    page.locator(f"a[href$='/pages/add/articles/articlepage/{home.pk}/']").click()
+    title = page.locator("#id_title_en")
+    title.fill(TITLE)
+    title.press("Tab")  # leaving the title fills in the slug
+    expect(page.locator("#id_slug_en")).to_have_value(SLUG)
+
+    # Body → "+" → Provider table.
+    body = page.locator("#panel-child-content-body_en-content")
+    body.get_by_role("button", name="Insert a block").first.click()
+    page.get_by_role("option", name="Provider table", exact=True).click()
+
+    # Choose the model in the chooser modal, searching for it.
+    page.locator("#body_en-0-value-model-chooser").get_by_role("button", name="Choose language model").click()
+    modal = page.locator(".modal")
+    modal.get_by_placeholder("Search").fill("flash")
+    expect(modal.get_by_role("link", name="GLM-5.3", exact=True)).to_have_count(0)
+    modal.get_by_role("link", name="GLM-5.3-Flash", exact=True).click()
+    expect(modal).to_be_hidden()
+    expect(page.locator("#body_en-0-value-model-title")).to_have_text("GLM-5.3-Flash")
+
+    # Columns: output speed with its gap to the leader, then prices; sorted by output speed.
+    page.select_option("#body_en-0-value-columns-0-value-field", label="Output speed")
+    page.check("#body_en-0-value-columns-0-value-difference_to_leader")
+    body.locator("[data-contentpath='columns']").get_by_role("button", name="Add").last.click()
+    page.select_option("#body_en-0-value-columns-1-value-field", label="Price in / out per 1M")
+    page.select_option("#body_en-0-value-sort_metric", label="Output speed")
+
+    submit(page, page.get_by_role("button", name="Save draft"), f"'{TITLE}' created")
+    expect(page).to_have_url(re.compile(r"/admin/pages/\d+/edit/$"))
+
+    # Spanish: title, and the body copied over from English with the translation tool.
+    show_language_fields(page, "es")
+    page.locator("#id_title_es").fill(TITLE_ES)
+    page.locator("#id_title_es").press("Tab")
+    expect(page.locator("#id_slug_es")).to_have_value(SLUG_ES)
+    page.locator("button.translation-field-copy[current-lang-code='body_es']").click()
+    expect(page.locator("#body_es-0-value-model-title")).to_have_text("GLM-5.3-Flash")
+
+    # Preview panel: English first, then the Spanish preview mode.
+    page.get_by_role("button", name="Toggle preview").click()
+    preview = page.frame_locator("#w-preview-iframe")
+    expect(preview.locator("html")).to_have_attribute("lang", "en")
+    expect(preview.locator("h1")).to_have_text(TITLE)
+    header = preview.locator("table.provider-table thead")
+    for text in ("Output speed (tokens/s)", "Δ vs fastest", "Price in / out per 1M"):
+        expect(header).to_contain_text(text)
+    expect(preview.locator("table.provider-table tbody tr").first.locator("th")).to_contain_text(LEADER)
+
+    page.select_option("#id_preview_mode", "es")
+    expect(preview.locator("html")).to_have_attribute("lang", "es")
+    expect(preview.locator("h1")).to_have_text(TITLE_ES)
+    expect(preview.locator("table.provider-table thead")).to_contain_text("Velocidad de salida (tokens/s)")
+    assert not ArticlePage.objects.get(slug_en=SLUG).live, "previewing must not publish"
+
+    submit(
+        page, open_actions_menu(page).get_by_role("button", name="Publish", exact=True), "has been published"
+    )
+
+    published = ArticlePage.objects.get(slug_en=SLUG)
+    assert published.live and published.slug_es == SLUG_ES
+    table = published.body_en[0]
+    assert table.block_type == "provider_table" and table.value["model"].name == "GLM-5.3-Flash"
+    assert [column["field"] for column in table.value["columns"]] == ["output_speed_median", "price"]
+
+    # A visitor (no login) sees the table on the public pages.
+    visitor = open_page()
+    visitor.goto(f"/en/{SLUG}/")
+    expect(visitor.locator("h1")).to_have_text(TITLE)
+    rows = visitor.locator(".table-scroll table.provider-table tbody tr")
+    assert rows.count() >= 5
+    expect(rows.first.locator("th")).to_contain_text(LEADER)
+    expect(rows.first.locator("td").nth(1)).to_have_text("0.0")  # the leader's gap to itself
+    expect(rows.first.locator("td.price")).to_contain_text("$")
+    visitor.goto(f"/es/{SLUG_ES}/")
+    expect(visitor.locator("h1")).to_have_text(TITLE_ES)
+    expect(visitor.locator("table.provider-table thead")).to_contain_text("Δ frente a")
+    assert visitor.console_errors == [], visitor.console_errors
