@@ -57,6 +57,13 @@ def fastest_api_body(lang, data):
     def paragraph(en, es):
         return {"type": "paragraph", "value": _t(lang, (en, es))}
 
+    def dataref(model, source, metric="output_speed_median", compare=""):
+        """A live figure in prose: the page prints the current published value, never a typed one."""
+        return (
+            f'<embed embedtype="dataref" model="{m[model].pk}" source="{s[source].pk}" metric="{metric}"'
+            f' compare="{compare}"/>'
+        )
+
     def note(pair):
         return {"type": "note", "value": {"style": "note", "text": _t(lang, pair), "citations": []}}
 
@@ -109,10 +116,13 @@ def fastest_api_body(lang, data):
         note(NOTE_ACCURACY),
         heading("DeepSeek V4.1 Flash 1017 output speed", "Velocidad de salida de DeepSeek V4.1 Flash 1017"),
         paragraph(
-            "<p>Seven hosts, and the widest gap between first and last of the current models, even though every "
-            "row runs the same model under the same benchmark configuration.</p>",
-            "<p>Siete proveedores y la mayor distancia entre el primero y el último de los modelos actuales, aunque "
-            "todas las filas ejecutan el mismo modelo con la misma configuración del benchmark.</p>",
+            "<p>Seven hosts, and the widest gap between first and last of the current models: the fastest runs at "
+            f"{dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} the speed of "
+            "the slowest, even though every row runs the same model under the same benchmark configuration.</p>",
+            "<p>Siete proveedores y la mayor distancia entre el primero y el último de los modelos actuales: el más "
+            f"rápido va a {dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} "
+            "la velocidad del más lento, aunque todas las filas ejecutan el mismo modelo con la misma "
+            "configuración del benchmark.</p>",
         ),
         table("deepseek-v4-1-flash-1017", "aa-deepseek-v4-1-flash-1017"),
         chart("deepseek-v4-1-flash-1017", "aa-deepseek-v4-1-flash-1017"),

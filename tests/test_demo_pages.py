@@ -69,3 +69,15 @@ def test_data_trail_lists_each_figure_with_snapshot_and_source(client, demo_site
     assert "$0.037 / $0.17" in trail.text
     es = client.get("/es/api-llm-mas-rapida/data/")
     assert es.status_code == 200 and '<html lang="es">' in es.text
+
+
+def test_demo_prose_quotes_a_live_figure_in_both_languages(client, demo_site):
+    """The DeepSeek paragraph quotes the fastest/slowest ratio as a data reference, not typed digits."""
+    from articles.models import ArticlePage
+
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    raw = str(page.body_en.raw_data) + str(page.body_es.raw_data)
+    assert "12.8" not in raw and raw.count('embedtype=\\"dataref\\"') + raw.count('embedtype="dataref"') == 2
+    for url in ("/en/fastest-llm-api/", "/es/api-llm-mas-rapida/"):
+        text = client.get(url).text
+        assert 'class="dataref"' in text and ">12.8×</span>" in text
