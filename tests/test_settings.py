@@ -20,19 +20,21 @@ def run_manage(args, **env):
 def test_production_refuses_to_start_without_secret_key():
     result = run_manage(["check"], DATABASE_URL="postgres://postgres@127.0.0.1/x", CELERY_BROKER_URL="redis://x")
     assert result.returncode != 0
-    assert "SECRET_KEY is not set" in result.stderr
+    assert result.stderr.strip() == "Configuration error: SECRET_KEY is not set: export SECRET_KEY=... before starting."
 
 
 def test_production_refuses_sqlite():
     result = run_manage(["check"], SECRET_KEY=GOOD_KEY, DATABASE_URL="sqlite:///x.db", CELERY_BROKER_URL="redis://x")
     assert result.returncode != 0
     assert "must point to PostgreSQL" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_production_refuses_missing_broker():
     result = run_manage(["check"], SECRET_KEY=GOOD_KEY, DATABASE_URL="postgres://postgres@127.0.0.1/x", ALLOWED_HOSTS="x")
     assert result.returncode != 0
     assert "CELERY_BROKER_URL is not set" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_production_check_deploy_is_clean():
@@ -66,3 +68,19 @@ def test_unreachable_database_fails_at_start_with_one_line():
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert "database is unreachable" in last
+
+
+def test_wsgi_start_without_secret_key_is_one_line():
+    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL"}}
+    result = subprocess.run(
+        [sys.executable, "-c", "import config.wsgi"],
+        cwd=ROOT,
+        env={**env, "DJANGO_SETTINGS_MODULE": "config.settings.production"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip() == (
+        "Cannot start: configuration error: SECRET_KEY is not set: export SECRET_KEY=... before starting."
+    )
