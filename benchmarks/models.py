@@ -3,18 +3,35 @@
 import hashlib
 from decimal import Decimal
 
+from django.contrib.contenttypes.fields import GenericRelation
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
+from wagtail.models import DraftStateMixin, LockableMixin, RevisionMixin, WorkflowMixin
 
 from .metrics import METRIC_CHOICES, METRICS
 from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
 
 
-class Provider(models.Model):
+class ReviewedTextMixin(WorkflowMixin, DraftStateMixin, LockableMixin, RevisionMixin, models.Model):
+    """Snippets whose reader-facing text goes through the "Spanish review" workflow.
+
+    A translator's edit is saved as a revision and submitted; readers see it once an editor
+    approves (publishes) it, exactly like page text.
+    """
+
+    class Meta:
+        abstract = True
+
+    @property
+    def revisions(self):
+        return self._revisions
+
+
+class Provider(ReviewedTextMixin):
     class Kind(models.TextChoices):
         INFERENCE_HOST = "inference_host", _("Inference host")
         MODEL_LAB = "model_lab", _("Model lab with its own API")
@@ -29,6 +46,14 @@ class Provider(models.Model):
     website = models.URLField(_("website"), blank=True)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.INFERENCE_HOST)
     description = models.CharField(_("one-line description"), max_length=300, blank=True)
+    _revisions = GenericRelation("wagtailcore.Revision", related_query_name="provider")
+    workflow_states = GenericRelation(
+        "wagtailcore.WorkflowState",
+        content_type_field="base_content_type",
+        object_id_field="object_id",
+        related_query_name="provider",
+        for_concrete_model=False,
+    )
 
     class Meta:
         ordering = ["name"]
@@ -101,7 +126,7 @@ class Endpoint(models.Model):
         return f"{name} ({self.tier})" if self.tier else name
 
 
-class Source(models.Model):
+class Source(ReviewedTextMixin):
     class Kind(models.TextChoices):
         BENCHMARK = "benchmark", _("Third-party benchmark")
         FIRST_PARTY = "first_party", _("First-party run")
@@ -117,6 +142,14 @@ class Source(models.Model):
         _("required attribution"), max_length=300, blank=True, help_text=_("Shown on every page that shows this source's data.")
     )
     accessed_on = models.DateField(_("date accessed"), null=True, blank=True)
+    _revisions = GenericRelation("wagtailcore.Revision", related_query_name="source")
+    workflow_states = GenericRelation(
+        "wagtailcore.WorkflowState",
+        content_type_field="base_content_type",
+        object_id_field="object_id",
+        related_query_name="source",
+        for_concrete_model=False,
+    )
     auto_publish = models.BooleanField(
         _("publish refreshed data automatically"),
         default=False,

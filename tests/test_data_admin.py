@@ -188,6 +188,7 @@ def test_spanish_fields_are_edited_beside_english(editor_client, endpoints):
             "website": provider.website,
             "description_en": "Fast open-model host.",
             "description_es": "Host rápido de modelos abiertos.",
+            "action-publish": "action-publish",
         },
     )
     assert response.status_code == 302
@@ -213,6 +214,7 @@ def test_spanish_fields_are_edited_beside_english(editor_client, endpoints):
             "licence": "",
             "attribution_en": "",
             "attribution_es": "",
+            "action-publish": "action-publish",
             "accessed_on": "",
         },
     )

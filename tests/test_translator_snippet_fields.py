@@ -131,22 +131,38 @@ def _refused(response):
 
 
 def test_translator_edits_a_provider_in_the_admin_and_only_spanish_changes(provider, django_user_model):
+    """A translator's Spanish description waits for an editor's approval; English stays untouched."""
     from .admin_forms import form_data
 
     client = _admin_client(_user(django_user_model, "traductora", TRANSLATORS))
     page = client.get(_edit_url(provider))
     assert page.status_code == 200
+    assert 'name="action-publish"' not in page.text  # no publish action for translators
     data = form_data(page.text, "w-editor-form")
     assert "description_es" in data and "name" not in data and "description_en" not in data  # disabled inputs
     data.update(description_es="GPU rápidas.", name="Renamed", description_en="Changed English.")
+    data["action-submit"] = "action-submit"
     response = client.post(_edit_url(provider), data)
     assert response.status_code == 302, response.content[:2000]
     provider.refresh_from_db()
-    assert (provider.name, provider.description_en, provider.description_es) == (
-        "Acme",
-        "Fast GPUs.",
-        "GPU rápidas.",
-    )
+    # submitted, not published: readers still see the old text
+    assert (provider.name, provider.description_en, provider.description_es) == ("Acme", "Fast GPUs.", "GPU.")
+    assert provider.workflow_in_progress
+    draft = provider.latest_revision.as_object()
+    assert (draft.name, draft.description_en, draft.description_es) == ("Acme", "Fast GPUs.", "GPU rápidas.")
+    # a forged publish request from the translator does not publish
+    data.pop("action-submit")
+    data["action-publish"] = "action-publish"
+    client.post(_edit_url(provider), data)
+    provider.refresh_from_db()
+    assert provider.description_es == "GPU."
+
+    # an editor approves the workflow task: now readers see the Spanish text
+    editor = _user(django_user_model, "editora", EDITORS)
+    state = provider.current_workflow_task_state
+    state.task.specific.on_action(state, editor, "approve")
+    provider.refresh_from_db()
+    assert (provider.name, provider.description_en, provider.description_es) == ("Acme", "Fast GPUs.", "GPU rápidas.")
 
 
 def test_translator_cannot_add_delete_or_touch_data_values(provider, django_user_model):
