@@ -104,7 +104,8 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
 
     @cached_property
     def page_data(self):
-        return PageData(page=self, blocks=list(self.body))
+        # The body stays lazy: a cached page fragment never converts its blocks or queries.
+        return PageData(page=self, blocks=self.body)
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
