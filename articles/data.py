@@ -130,6 +130,28 @@ class PageData(WindowMixin):
             index[(row.endpoint.model_id, row.metric)].append(row)
         return index
 
+    def _all_rows(self):
+        """(source id or None for "any source", row) over both indexes."""
+        for (_model, source_id, _metric), rows in self._by_source.items():
+            for row in rows:
+                yield source_id, row
+        for rows in self._latest_any_source.values():
+            for row in rows:
+                yield None, row
+
+    @cached_property
+    def _by_endpoint(self):
+        """(source id or None, endpoint, metric) -> row: one lookup per table cell instead of a scan."""
+        return {(source_id, row.endpoint_id, row.metric): row for source_id, row in self._all_rows()}
+
+    @cached_property
+    def _endpoints(self):
+        """(model, source id or None) -> endpoints in the order the source listed them."""
+        index = defaultdict(dict)
+        for source_id, row in sorted(self._all_rows(), key=lambda item: item[1].pk):
+            index[(row.endpoint.model_id, source_id)].setdefault(row.endpoint_id, row.endpoint)
+        return {key: list(endpoints.values()) for key, endpoints in index.items()}
+
     @cached_property
     def footnotes(self):
         return {source.pk: number for number, source in enumerate(self.page_sources, start=1)}
@@ -147,22 +169,11 @@ class PageData(WindowMixin):
         return rank_rows(self.rows(model, metric, source), get_metric(metric))
 
     def value(self, endpoint, metric, source=None):
-        for row in self.rows(endpoint.model, metric, source):
-            if row.endpoint_id == endpoint.pk:
-                return row
-        return None
+        return self._by_endpoint.get((source.pk if source is not None else None, endpoint.pk, metric))
 
     def endpoints(self, model, source=None):
         """Endpoints measured for a model (by that source), in the order the source listed them."""
-        seen = {}
-        rows = (
-            [r for (m, s, _k), rs in self._by_source.items() if m == model.pk and s == source.pk for r in rs]
-            if source is not None
-            else [r for (m, _k), rs in self._latest_any_source.items() if m == model.pk for r in rs]
-        )
-        for row in sorted(rows, key=lambda r: r.pk):
-            seen.setdefault(row.endpoint_id, row.endpoint)
-        return list(seen.values())
+        return list(self._endpoints.get((model.pk, source.pk if source is not None else None), []))
 
     def price(self, endpoint):
         return self.prices.get(endpoint.pk)
