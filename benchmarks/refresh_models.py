@@ -104,7 +104,7 @@ class RefreshConfig(models.Model):
     def clean(self):
         if not isinstance(self.params, dict):
             raise ValidationError({"params": _("Upstream parameters must be a JSON object, e.g. {}.")})
-        from .adapters import get_adapter_class
+        from .ingest.adapters import get_adapter_class
 
         message = get_adapter_class(self.adapter).check_params(self.params)
         if message:

@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.utils import translation
 
-from benchmarks.importers import ImportRejected, import_prices, import_snapshot
+from benchmarks.ingest.importers import ImportRejected, import_prices, import_snapshot
 from benchmarks.models import Measurement, Price, Snapshot, Source
 
 from .factories import EndpointFactory, LanguageModelFactory, PriceFactory, ProviderFactory, SourceFactory

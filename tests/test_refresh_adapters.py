@@ -6,20 +6,20 @@ from decimal import Decimal
 
 import pytest
 
-from benchmarks.adapters import (
+from benchmarks.ingest.adapters import (
     ConfigurationError,
     MalformedPayload,
     SchemaChanged,
     UpstreamClient,
     UpstreamUnavailable,
 )
-from benchmarks.adapters.artificial_analysis import (
+from benchmarks.ingest.adapters.artificial_analysis import (
     ArtificialAnalysisAdapter,
     ArtificialAnalysisLegacyFileAdapter,
 )
-from benchmarks.adapters.base import retry_after_seconds
-from benchmarks.adapters.litellm import LiteLLMAdapter
-from benchmarks.adapters.openrouter import OpenRouterAdapter
+from benchmarks.ingest.adapters.base import retry_after_seconds
+from benchmarks.ingest.adapters.litellm import LiteLLMAdapter
+from benchmarks.ingest.adapters.openrouter import OpenRouterAdapter
 
 from .refresh_support import (
     AA_FREE_PAGE_1,

@@ -9,8 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from benchmarks.ingest.refresh import run_refresh
 from benchmarks.models import RefreshRun, UnmappedUpstreamRow, UpstreamMapping
-from benchmarks.refresh import run_refresh
 
 from .refresh_support import (
     AA_GLM_PROVIDERS,
@@ -293,7 +293,7 @@ def test_dashboard_panel_queries_do_not_grow_with_runs(world, editor_client):
 def test_the_article_lookup_reads_both_languages(world):
     from articles.demo import ensure_home_page
     from articles.models import ArticlePage
-    from benchmarks.refresh_articles import articles_showing
+    from benchmarks.ingest.affected_pages import articles_showing
 
     home = ensure_home_page()
     table = {
@@ -321,7 +321,7 @@ def test_refresh_now_with_an_unreachable_broker_records_a_failed_run(
 ):
     from kombu.exceptions import OperationalError
 
-    from benchmarks.tasks import refresh_openrouter
+    from benchmarks.ingest.tasks import refresh_openrouter
 
     def unreachable(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6399. Connection refused.")

@@ -11,6 +11,9 @@ from django.db import connection
 from django.utils import timezone
 
 from benchmarks.cache import data_generation
+from benchmarks.ingest.refresh import run_refresh
+from benchmarks.ingest.scheduling import due_configs
+from benchmarks.ingest.tasks import refresh_openrouter
 from benchmarks.models import (
     Measurement,
     Price,
@@ -20,8 +23,6 @@ from benchmarks.models import (
     UnmappedUpstreamRow,
     UpstreamMapping,
 )
-from benchmarks.refresh import due_configs, run_refresh
-from benchmarks.tasks import refresh_openrouter
 
 from .refresh_support import (
     AA_FREE_PAGE_1,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from benchmarks.ingest.scheduling import enqueue_refresh
+from benchmarks.ingest.tasks import refresh_openrouter
 from benchmarks.models import Measurement, Price, RefreshConfig, RefreshRun, Snapshot
-from benchmarks.refresh import enqueue_refresh
-from benchmarks.tasks import refresh_openrouter
 from config.celery import app
 
 from .refresh_support import AA_GLM_PROVIDERS, AA_KEY, FakeUpstream, Reply, build_world, published_state

@@ -109,7 +109,7 @@ def test_superuser_is_never_restricted(provider, django_user_model):
     )
 
 
-# --- through the snippet admin (benchmarks/data_admin.py builds its forms on TranslatorRestrictedSnippetForm) ---
+# --- through the snippet admin (benchmarks/admin/ builds its forms on TranslatorRestrictedSnippetForm) ---
 
 
 def _admin_client(user):

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from benchmarks.ingest.tasks import heartbeat
 from benchmarks.models import WorkerHeartbeat
-from benchmarks.tasks import heartbeat
 from config.celery import app
 
 ROOT = Path(__file__).resolve().parent.parent

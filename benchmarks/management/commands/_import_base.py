@@ -4,11 +4,11 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from benchmarks.importers import FORMATS, ImportRejected
+from benchmarks.ingest.importers import FORMATS, ImportRejected
 
 
 class ImportCommand(BaseCommand):
-    importer = None  # set by subclasses: a function from benchmarks.importers
+    importer = None  # set by subclasses: a function from benchmarks.ingest.importers
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="Path of the CSV or JSON file (see docs/import-formats.md).")

@@ -1,4 +1,4 @@
-from benchmarks.importers import import_prices
+from benchmarks.ingest.importers import import_prices
 
 from ._import_base import ImportCommand
 

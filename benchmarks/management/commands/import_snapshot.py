@@ -1,4 +1,4 @@
-from benchmarks.importers import import_snapshot
+from benchmarks.ingest.importers import import_snapshot
 
 from ._import_base import ImportCommand
 

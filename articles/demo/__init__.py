@@ -6,8 +6,9 @@ from wagtail.models import Page, Site
 from benchmarks.demo_data import load_benchmark_data
 from benchmarks.models import Endpoint
 
-from .demo_pages import ARTICLE_SOURCE_KEYS, fastest_api_body, scorecard_body
-from .models import ArticlePage, ArticleSource, HomePage
+from ..models import ArticlePage, ArticleSource, HomePage
+from .fastest_api import ARTICLE_SOURCE_KEYS, fastest_api_body
+from .scorecard import scorecard_body
 
 
 def _set_translated(obj, **fields):

@@ -3,8 +3,8 @@ import socket
 
 from celery import shared_task
 
-from .models import WorkerHeartbeat
-from .refresh_models import Adapter, RefreshRun
+from ..models import WorkerHeartbeat
+from ..refresh_models import Adapter, RefreshRun
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,8 @@ def refresh_sources(adapters, source_id=None, run_id=None):
 
     Sources run one after another: upstream rate limits are per key, not per source.
     """
-    from .refresh import due_configs, run_refresh
+    from .refresh import run_refresh
+    from .scheduling import due_configs
 
     if source_id is not None:
         trigger = RefreshRun.Trigger.MANUAL if run_id else RefreshRun.Trigger.SCHEDULE

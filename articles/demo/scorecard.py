@@ -1,0 +1,115 @@
+"""The demo scorecard "GLM-5.3-Flash API providers compared", built on a first-party run."""
+
+from .blocks import DemoBlocks
+
+FLASH = "glm-5-3-flash"
+RUN = "run-glm-5-3-flash"
+
+
+def scorecard_body(lang, data, fastest_page=None):
+    b = DemoBlocks(lang, data)
+    faq = [
+        ("Is there one GLM-5.3-Flash host that wins every metric?",
+         "¿Hay un proveedor de GLM-5.3-Flash que gane en todas las métricas?",
+         "<p>No. The host with the shortest tail latency is not the one with the most correct answers, so the "
+         "scorecard keeps each metric in its own column instead of folding them into a single score.</p>",
+         "<p>No. El proveedor con la menor latencia de cola no es el que más respuestas correctas da, por eso la "
+         "tabla mantiene cada métrica en su columna en lugar de reducirlas a una sola puntuación.</p>"),
+        ("How do I pick a host from this table?", "¿Cómo elijo un proveedor con esta tabla?",
+         "<p>Decide which requirement matters most, drop the rows that fall short on task success or failure "
+         "rate, then compare end-to-end p99 among the hosts that remain.</p>",
+         "<p>Decide qué requisito importa más, descarta las filas que no llegan en éxito de tareas o tasa de fallos "
+         "y compara el p99 de extremo a extremo entre los proveedores que queden.</p>"),
+        ("Which column tells me which host is fastest?", "¿Qué columna indica el proveedor más rápido?",
+         "<p>For an application that waits for the whole answer, read end-to-end p99. For a streaming interface, "
+         "read time to first token p95 and the tokens-per-second floor. The leaders can differ.</p>",
+         "<p>Si tu aplicación espera la respuesta completa, mira el p99 de extremo a extremo. Si muestra la "
+         "respuesta en streaming, mira el TTFT p95 y el mínimo de tokens por segundo. Los líderes pueden ser "
+         "distintos.</p>"),
+        ("Which host is the most accurate?", "¿Qué proveedor es el más preciso?",
+         "<p>Read the task success column. Every host answered the same tasks with the same requested model, so a "
+         "gap between rows comes from the serving layer, not the model.</p>",
+         "<p>Mira la columna de éxito de tareas. Todos los proveedores respondieron las mismas tareas con el mismo "
+         "modelo, así que la diferencia entre filas viene de la capa de servicio y no del modelo.</p>"),
+    ]
+    links = []
+    if fastest_page is not None:
+        links.append({"page": fastest_page.pk, "url": "", "text": ""})
+    links.append({"page": None, "url": "https://github.com/openbenchmarks-labs/inference",
+                  "text": b.text(("Runner and per-request records", "Ejecutor y registros por petición"))})
+    return [
+        b.paragraph(
+            "<p><strong>What was measured.</strong> Ten hosts serving GLM-5.3-Flash through OpenAI-compatible chat "
+            "endpoints each answered the same 600 small structured tasks, one request at a time, with streaming on "
+            "and low reasoning.</p><p><strong>How to use it.</strong> No single host is best on every metric. "
+            "Choose the requirement that matters, rule out hosts that miss your accuracy or reliability bar, then "
+            "compare tail latency among the rest.</p>",
+            "<p><strong>Qué se midió.</strong> Diez proveedores que sirven GLM-5.3-Flash mediante endpoints de chat "
+            "compatibles con OpenAI respondieron las mismas 600 tareas estructuradas pequeñas, una petición cada "
+            "vez, con streaming activado y razonamiento bajo.</p><p><strong>Cómo usarlo.</strong> Ningún proveedor "
+            "es el mejor en todas las métricas. Elige el requisito que importa, descarta los que no alcanzan tu "
+            "umbral de precisión o fiabilidad y compara la latencia de cola entre los demás.</p>",
+        ),
+        b.heading("APIs used", "APIs utilizadas"),
+        b.paragraph(
+            "<p>The runner called each host with the model identifier below; each link opens the documentation "
+            "used to check that host's adapter.</p>",
+            "<p>El ejecutor llamó a cada proveedor con el identificador de modelo indicado; cada enlace abre la "
+            "documentación usada para comprobar el adaptador de ese proveedor.</p>",
+        ),
+        b.endpoint_list(FLASH, RUN, order_by="e2e_p99"),
+        b.heading("How the GLM-5.3-Flash hosts compare", "Cómo se comparan los proveedores de GLM-5.3-Flash"),
+        b.paragraph(
+            "<p>Besides the raw figures, two columns show each host's gap to the latency leader and to the "
+            "accuracy leader.</p>",
+            "<p>Además de las cifras, dos columnas muestran la distancia de cada proveedor al líder en latencia y "
+            "al líder en precisión.</p>",
+        ),
+        b.provider_table(
+            FLASH,
+            RUN,
+            ["e2e_p99", "ttft_p95", "tps_p95", "task_success", "failure_rate"],
+            "e2e_p99",
+            differences=["e2e_p99", "task_success"],
+            name_style="full",
+            show_api_model=True,
+            cite_sources=False,
+        ),
+        b.heading("Provider by provider, in table order", "Proveedor a proveedor, en el orden de la tabla"),
+        b.provider_list(FLASH, RUN, pattern="latency_scorecard", order_by="e2e_p99"),
+        b.heading("What this comparison can inform", "Para qué sirve esta comparación"),
+        b.paragraph(
+            "<ul><li><strong>Short structured output:</strong> weigh task success and end-to-end p99.</li>"
+            "<li><strong>Streaming interfaces:</strong> weigh time to first token p95 and the tokens-per-second "
+            "floor.</li><li><strong>Failover between hosts:</strong> check identifiers and failure rates before "
+            "treating two endpoints as interchangeable.</li></ul>",
+            "<ul><li><strong>Salida estructurada corta:</strong> prioriza el éxito de tareas y el p99 de extremo a "
+            "extremo.</li><li><strong>Interfaces en streaming:</strong> prioriza el TTFT p95 y el mínimo de tokens "
+            "por segundo.</li><li><strong>Conmutación entre proveedores:</strong> revisa identificadores y tasas de "
+            "fallo antes de tratar dos endpoints como intercambiables.</li></ul>",
+        ),
+        b.methodology(
+            ("How latency and accuracy were measured", "Cómo se midieron la latencia y la precisión"),
+            (
+                "<ul><li>Same model on every row; only the hosting layer changes.</li><li>Same request: one-turn "
+                "JSON-mode chat completion, temperature 0, top-p 1, a 256-token cap, a 20-second timeout, "
+                "concurrency one.</li><li>Timings come from the client clock and visible tokens are counted with a "
+                "fixed tokenizer, not the host's usage report.</li><li>An answer counts as a success only when it is "
+                "schema-valid and exactly right; timeouts, HTTP errors and malformed replies stay in the "
+                "denominator.</li><li>Serverless endpoints only.</li></ul>",
+                "<ul><li>El mismo modelo en todas las filas; solo cambia la capa de alojamiento.</li><li>La misma "
+                "petición: una sola vuelta de chat en modo JSON, temperatura 0, top-p 1, un límite de 256 tokens, "
+                "un tiempo máximo de 20 segundos y concurrencia uno.</li><li>Los tiempos salen del reloj del "
+                "cliente y los tokens visibles se cuentan con un tokenizador fijo, no con el informe de uso del "
+                "proveedor.</li><li>Una respuesta solo cuenta como éxito si cumple el esquema y es exactamente "
+                "correcta; los tiempos agotados, los errores HTTP y las respuestas mal formadas siguen en el "
+                "denominador.</li><li>Solo endpoints serverless.</li></ul>",
+            ),
+        ),
+        b.faq(
+            ("Choosing a GLM-5.3-Flash host", "Elegir un proveedor de GLM-5.3-Flash"),
+            [((q_en, q_es), (a_en, a_es)) for q_en, q_es, a_en, a_es in faq],
+        ),
+        b.related_links(("Same data, other questions", "Los mismos datos, otras preguntas"), links),
+        b.sources(("Source", "Fuente")),
+    ]

@@ -1,0 +1,100 @@
+"""Providers, models, endpoints and sources: the catalogue editors choose from."""
+
+from django.utils.translation import gettext_lazy as _
+from wagtail.admin.panels import FieldPanel, FieldRowPanel, ObjectList
+from wagtail.admin.ui.tables import DateColumn
+from wagtail.snippets.views.snippets import (
+    SnippetViewSet,
+)
+
+from ..models import Endpoint, LanguageModel, Provider, Source
+
+# --- providers, models, endpoints, sources ----------------------------------------------------
+from .choosers import SpanishOptionalForm, chooser_viewset_class, translated_row
+
+
+class ProviderViewSet(SnippetViewSet):
+    model = Provider
+    icon = "site"
+    menu_label = _("Providers")
+    list_display = ["name", "slug", "kind", "website"]
+    list_filter = ["kind"]
+    search_fields = ["name", "full_name", "slug", "description_en", "description_es"]
+    ordering = ["name"]
+    chooser_viewset_class = chooser_viewset_class(["name", "full_name", "slug"])
+    edit_handler = ObjectList(
+        [
+            FieldRowPanel([FieldPanel("name"), FieldPanel("full_name")]),
+            FieldRowPanel([FieldPanel("slug"), FieldPanel("kind")]),
+            FieldPanel("website"),
+            translated_row("description", _("One-line description")),
+        ],
+        base_form_class=SpanishOptionalForm,
+    )
+
+
+class LanguageModelViewSet(SnippetViewSet):
+    model = LanguageModel
+    icon = "pick"
+    menu_label = _("Language models")
+    list_display = ["name", "slug", "creator", "open_weights", "benchmark_effort", "is_baseline"]
+    list_filter = ["open_weights", "is_baseline"]
+    search_fields = ["name", "slug", "creator", "benchmark_effort"]
+    ordering = ["name"]
+    chooser_viewset_class = chooser_viewset_class(["name", "slug", "creator"])
+    panels = [
+        FieldRowPanel([FieldPanel("name"), FieldPanel("slug")]),
+        FieldPanel("creator"),
+        FieldRowPanel([FieldPanel("open_weights"), FieldPanel("is_baseline")]),
+        FieldPanel("benchmark_effort"),
+    ]
+
+
+class EndpointViewSet(SnippetViewSet):
+    model = Endpoint
+    icon = "link"
+    menu_label = _("Endpoints")
+    list_display = ["__str__", "provider", "model", "tier", "deployment", "api_model_id"]
+    list_filter = ["provider", "model", "deployment"]
+    search_fields = ["provider__name", "provider__slug", "model__name", "model__slug", "tier", "api_model_id"]
+    ordering = ["model__name", "provider__name", "tier"]
+    chooser_viewset_class = chooser_viewset_class(
+        ["provider__name", "provider__slug", "model__name", "model__slug", "tier"],
+        select_related=("provider", "model"),
+    )
+    panels = [
+        FieldRowPanel([FieldPanel("provider"), FieldPanel("model"), FieldPanel("tier")]),
+        FieldPanel("api_model_id"),
+        FieldPanel("api_docs_url"),
+        FieldPanel("deployment"),
+    ]
+
+    def get_queryset(self, request):
+        return Endpoint.objects.select_related("provider", "model")
+
+
+class SourceViewSet(SnippetViewSet):
+    model = Source
+    icon = "doc-full"
+    menu_label = _("Sources")
+    list_display = [
+        "__str__",
+        "publisher",
+        "kind",
+        DateColumn("accessed_on", label=_("date accessed"), sort_key="accessed_on"),
+    ]
+    list_filter = ["kind", "auto_publish"]
+    search_fields = ["title_en", "title_es", "publisher", "url"]
+    ordering = ["publisher", "title_en"]
+    chooser_viewset_class = chooser_viewset_class(["title_en", "title_es", "publisher", "url"])
+    edit_handler = ObjectList(
+        [
+            translated_row("title", _("Title")),
+            FieldRowPanel([FieldPanel("publisher"), FieldPanel("kind")]),
+            FieldPanel("url"),
+            FieldRowPanel([FieldPanel("licence"), FieldPanel("accessed_on")]),
+            translated_row("attribution", _("Required attribution")),
+            FieldPanel("auto_publish"),
+        ],
+        base_form_class=SpanishOptionalForm,
+    )

@@ -1,0 +1,383 @@
+"""Snapshots: listing, read-only published view, publish and correction actions."""
+
+import django_filters
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Count
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path, reverse
+from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import TemplateView
+from wagtail.admin.filters import DateRangePickerWidget, WagtailFilterSet
+from wagtail.admin.panels import FieldPanel, FieldRowPanel, InlinePanel, MultiFieldPanel, ObjectList
+from wagtail.admin.ui.menus import MenuItem as ListingMenuItem
+from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+from wagtail.admin.widgets import HeaderButton
+from wagtail.permission_policies import ModelPermissionPolicy
+from wagtail.permissions import register_permission_policy
+from wagtail.snippets.views.snippets import (
+    DeleteView,
+    EditView,
+    IndexView,
+    SnippetViewSet,
+)
+
+from ..cache import bump_data_generation
+from ..metrics import METRICS
+from ..models import Measurement, Snapshot, Source
+
+# --- snapshots ----------------------------------------------------------------------------------
+from .choosers import chooser_viewset_class
+
+
+class SnapshotPermissionPolicy(ModelPermissionPolicy):
+    """Published and superseded snapshots are history: nobody may delete them, not even in bulk."""
+
+    def user_has_permission_for_instance(self, user, action, instance):
+        if action == "delete" and instance.status != Snapshot.Status.DRAFT:
+            return False
+        return super().user_has_permission_for_instance(user, action, instance)
+
+
+register_permission_policy(Snapshot, SnapshotPermissionPolicy(Snapshot), exact_class=True)
+
+
+class SnapshotFilterSet(WagtailFilterSet):
+    status = django_filters.ChoiceFilter(
+        label=_("status"), choices=Snapshot.Status.choices, empty_label=_("All"), widget=forms.RadioSelect
+    )
+    source = django_filters.ModelChoiceFilter(label=_("source"), queryset=Source.objects.all())
+    source_kind = django_filters.ChoiceFilter(
+        label=_("source kind"), field_name="source__kind", choices=Source.Kind.choices, empty_label=_("All")
+    )
+    measured_at = django_filters.DateFromToRangeFilter(label=_("measured at"), widget=DateRangePickerWidget)
+
+    class Meta:
+        model = Snapshot
+        fields = ["status", "source", "source_kind", "measured_at"]
+
+
+def start_correction(snapshot):
+    """A draft copy of a published snapshot, with its measurements, that will supersede it when published.
+
+    Returns (draft, created): an open draft correction is reused rather than duplicated.
+    """
+    if snapshot.status != Snapshot.Status.PUBLISHED:
+        raise ValidationError(_("Only a published snapshot can be corrected."))
+    if snapshot.prices.exists():
+        raise ValidationError(
+            _("This snapshot records a price list; correct a price by editing it or import a new price list.")
+        )
+    existing = Snapshot.objects.filter(supersedes=snapshot).first()
+    if existing:
+        return existing, False
+    with transaction.atomic():
+        draft = Snapshot.objects.create(
+            source_id=snapshot.source_id,
+            workload=snapshot.workload,
+            effort=snapshot.effort,
+            concurrency=snapshot.concurrency,
+            sample_size=snapshot.sample_size,
+            window_start=snapshot.window_start,
+            window_end=snapshot.window_end,
+            measured_at=snapshot.measured_at,
+            fetched_at=snapshot.fetched_at,
+            raw_payload=snapshot.raw_payload,
+            checksum=snapshot.checksum,
+            supersedes=snapshot,
+        )
+        Measurement.objects.bulk_create(
+            Measurement(snapshot=draft, endpoint_id=m.endpoint_id, metric=m.metric, value=m.value)
+            for m in snapshot.measurements.all()
+        )
+    return draft, True
+
+
+class SnapshotUrlsMixin:
+    def snapshot_url(self, name, snapshot):
+        return reverse(Snapshot.snippet_viewset.get_url_name(name), args=[snapshot.pk])
+
+
+class SnapshotIndexView(SnapshotUrlsMixin, IndexView):
+    def get_base_queryset(self):
+        return (
+            super()
+            .get_base_queryset()
+            .select_related("source")
+            .annotate(measurement_count=Count("measurements"))
+        )
+
+    def get_delete_url(self, instance):
+        if instance.status == Snapshot.Status.DRAFT:
+            return super().get_delete_url(instance)
+        return None
+
+    def get_list_more_buttons(self, instance):
+        buttons = super().get_list_more_buttons(instance)
+        if not self.user_has_permission("change"):
+            return buttons
+        if instance.status == Snapshot.Status.DRAFT:
+            buttons.append(
+                ListingMenuItem(
+                    _("Publish"), self.snapshot_url("publish", instance), icon_name="upload", priority=15
+                )
+            )
+        elif instance.status == Snapshot.Status.PUBLISHED:
+            buttons.append(
+                ListingMenuItem(
+                    _("Create correction"),
+                    self.snapshot_url("correct", instance),
+                    icon_name="edit",
+                    priority=15,
+                )
+            )
+        return buttons
+
+
+class SnapshotEditView(SnapshotUrlsMixin, EditView):
+    """Drafts are edited as usual; published and superseded snapshots are shown read-only."""
+
+    @cached_property
+    def read_only(self):
+        return self.object.status != Snapshot.Status.DRAFT
+
+    def get_template_names(self):
+        if self.read_only:
+            return ["benchmarks/admin/snapshot_readonly.html"]
+        return ["benchmarks/admin/snapshot_edit.html"]
+
+    def post(self, request, *args, **kwargs):
+        self.object = self.get_object()
+        if self.read_only:
+            messages.error(request, read_only_message(self.object))
+            return redirect(self.get_edit_url())
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        try:
+            return super().form_valid(form)
+        except ValidationError as error:
+            # Published in another tab meanwhile: the model refuses the change; say so on the form.
+            form.add_error(None, error)
+            self.produced_error_message = self.get_error_message()
+            return self.form_invalid(form)
+
+    @cached_property
+    def can_delete(self):
+        return not self.read_only and super().can_delete
+
+    def get_header_buttons(self):
+        buttons = list(super().get_header_buttons())
+        if self.user_has_permission("change"):
+            if self.object.status == Snapshot.Status.DRAFT:
+                buttons.insert(
+                    0,
+                    HeaderButton(
+                        _("Publish"), url=self.snapshot_url("publish", self.object), icon_name="upload"
+                    ),
+                )
+            elif self.object.status == Snapshot.Status.PUBLISHED and not self.object.prices.exists():
+                buttons.insert(
+                    0,
+                    HeaderButton(
+                        _("Create correction"),
+                        url=self.snapshot_url("correct", self.object),
+                        icon_name="edit",
+                    ),
+                )
+        return buttons
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        snapshot = self.object
+        context["read_only"] = self.read_only
+        context["read_only_message"] = read_only_message(snapshot) if self.read_only else ""
+        context["superseded_by"] = Snapshot.objects.filter(supersedes=snapshot).first()
+        if self.read_only:
+            context["measurements"] = measurement_rows(snapshot)
+            context["price_count"] = snapshot.prices.count()
+        if self.user_has_permission("change"):
+            context["publish_url"] = self.snapshot_url("publish", snapshot)
+            context["correct_url"] = self.snapshot_url("correct", snapshot)
+        return context
+
+
+class SnapshotDeleteView(DeleteView):
+    def dispatch(self, request, *args, **kwargs):
+        if self.object.status != Snapshot.Status.DRAFT:
+            messages.error(request, read_only_message(self.object))
+            return redirect(self.edit_url_name, self.object.pk)
+        return super().dispatch(request, *args, **kwargs)
+
+
+def read_only_message(snapshot):
+    if snapshot.status == Snapshot.Status.SUPERSEDED:
+        return _(
+            "This snapshot was superseded by a correction and is kept unchanged as history. "
+            "Its figures are no longer shown on the site."
+        )
+    return _(
+        "This snapshot is published and cannot be changed. To fix a figure, create a correction: "
+        "a draft copy you edit and publish with a note. This snapshot is then kept, unchanged, as history."
+    )
+
+
+def measurement_rows(snapshot):
+    rows = snapshot.measurements.select_related("endpoint__provider", "endpoint__model").order_by(
+        "endpoint__model__name", "endpoint__provider__name", "endpoint__tier", "metric"
+    )
+    return [(row, METRICS.get(row.metric)) for row in rows]
+
+
+class SnapshotActionView(SnapshotUrlsMixin, WagtailAdminTemplateMixin, TemplateView):
+    """Shared by publish and correct: a confirmation page on GET, the action on POST."""
+
+    header_icon = "table"
+
+    def dispatch(self, request, *args, **kwargs):
+        policy = Snapshot.snippet_viewset.permission_policy
+        if not policy.user_has_permission(request.user, "change"):
+            raise PermissionDenied
+        self.object = get_object_or_404(
+            Snapshot.objects.select_related("source", "supersedes"), pk=kwargs["pk"]
+        )
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_page_subtitle(self):
+        return str(self.object)
+
+    def get_breadcrumbs_items(self):
+        return self.breadcrumbs_items + [
+            {"url": reverse(Snapshot.snippet_viewset.get_url_name("list")), "label": _("Snapshots")},
+            {"url": self.snapshot_url("edit", self.object), "label": str(self.object)},
+            {"url": "", "label": self.get_page_title()},
+        ]
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(
+            object=self.object,
+            edit_url=self.snapshot_url("edit", self.object),
+            measurement_count=self.object.measurements.count(),
+        )
+        return context
+
+
+class SnapshotPublishView(SnapshotActionView):
+    template_name = "benchmarks/admin/snapshot_publish.html"
+    page_title = _("Publish snapshot")
+
+    def post(self, request, *args, **kwargs):
+        snapshot = self.object
+        note = request.POST.get("correction_note", snapshot.correction_note).strip()
+        if snapshot.status != Snapshot.Status.DRAFT:
+            messages.error(request, _("Only a draft snapshot can be published."))
+            return redirect(self.snapshot_url("edit", snapshot))
+        if not snapshot.measurements.exists() and not snapshot.prices.exists():
+            messages.error(request, _("This snapshot has no measurements; add some before publishing it."))
+            return redirect(self.snapshot_url("edit", snapshot))
+        try:
+            if snapshot.supersedes_id:
+                snapshot.supersedes.publish_correction(snapshot, note)
+            else:
+                snapshot.publish()
+        except ValidationError as error:
+            return self.render_to_response(self.get_context_data(errors=error.messages, correction_note=note))
+        transaction.on_commit(bump_data_generation)
+        if snapshot.supersedes_id:
+            messages.success(
+                request,
+                _("Snapshot #%(new)s published; it replaces snapshot #%(old)s, which is kept as history.")
+                % {"new": snapshot.pk, "old": snapshot.supersedes_id},
+            )
+        else:
+            messages.success(request, _("Snapshot #%(pk)s published.") % {"pk": snapshot.pk})
+        return redirect(self.snapshot_url("edit", snapshot))
+
+    def get_context_data(self, **kwargs):
+        kwargs.setdefault("correction_note", self.object.correction_note)
+        return super().get_context_data(**kwargs)
+
+
+class SnapshotCorrectView(SnapshotActionView):
+    template_name = "benchmarks/admin/snapshot_correct.html"
+    page_title = _("Create correction")
+
+    def post(self, request, *args, **kwargs):
+        try:
+            draft, created = start_correction(self.object)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+            return redirect(self.snapshot_url("edit", self.object))
+        if created:
+            messages.success(
+                request,
+                _("Draft correction #%(pk)s created. Fix the figures, say what changed and publish it.")
+                % {"pk": draft.pk},
+            )
+        else:
+            messages.info(request, _("A draft correction of this snapshot already exists; here it is."))
+        return redirect(self.snapshot_url("edit", draft))
+
+
+class SnapshotViewSet(SnippetViewSet):
+    model = Snapshot
+    icon = "table"
+    menu_label = _("Snapshots")
+    index_view_class = SnapshotIndexView
+    edit_view_class = SnapshotEditView
+    delete_view_class = SnapshotDeleteView
+    copy_view_enabled = False
+    inspect_view_enabled = True
+    list_display = [
+        "__str__",
+        "source",
+        DateColumn("measured_at", label=_("measured at"), sort_key="measured_at"),
+        StatusTagColumn(
+            "status",
+            label=_("status"),
+            accessor="get_status_display",
+            primary=lambda s: s.status == "published",
+        ),
+        Column("measurement_count", label=_("measurements")),
+    ]
+    filterset_class = SnapshotFilterSet
+    search_fields = ["source__title_en", "source__publisher", "workload", "effort", "correction_note"]
+    ordering = ["-measured_at"]
+    chooser_viewset_class = chooser_viewset_class(
+        ["source__title_en", "source__publisher", "workload"], ("source",)
+    )
+    edit_handler = ObjectList(
+        [
+            FieldPanel("source"),
+            MultiFieldPanel(
+                [
+                    FieldPanel("workload"),
+                    FieldRowPanel(
+                        [FieldPanel("effort"), FieldPanel("concurrency"), FieldPanel("sample_size")]
+                    ),
+                    FieldRowPanel([FieldPanel("window_start"), FieldPanel("window_end")]),
+                    FieldRowPanel([FieldPanel("measured_at"), FieldPanel("fetched_at")]),
+                ],
+                heading=_("What was measured and how"),
+            ),
+            FieldPanel("correction_note"),
+            InlinePanel(
+                "measurements",
+                heading=_("Measurements"),
+                label=_("Measurement"),
+                panels=[FieldRowPanel([FieldPanel("endpoint"), FieldPanel("metric"), FieldPanel("value")])],
+            ),
+        ]
+    )
+
+    def get_urlpatterns(self):
+        return super().get_urlpatterns() + [
+            path("publish/<int:pk>/", SnapshotPublishView.as_view(), name="publish"),
+            path("correct/<int:pk>/", SnapshotCorrectView.as_view(), name="correct"),
+        ]

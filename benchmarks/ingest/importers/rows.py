@@ -1,0 +1,319 @@
+"""Turning read rows into unsaved model objects, with every problem reported by row and column."""
+
+
+from django.core.exceptions import ValidationError
+from django.db import connection
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from ...metrics import METRICS
+from ...models import Endpoint, LanguageModel, Measurement, Price, Provider, Snapshot, Source
+from .formats import MEASUREMENT_DIGITS, PRICE_DIGITS, _Errors
+from .reading import _parse_date_value, _parse_datetime_value, _parse_number, _text
+
+
+def _merge_meta(given, from_file, keys, errors):
+    """File values and importer arguments together; a disagreement is an error, not a silent choice."""
+    merged = {}
+    for key in keys:
+        mine, theirs = given.get(key), from_file.get(key)
+        if mine in (None, ""):
+            value = theirs
+        elif theirs in (None, "") or _same_value(key, mine, theirs):
+            value = mine
+        else:
+            errors.add(
+                _("the file says “%(file)s” but “%(given)s” was given") % {"file": theirs, "given": mine},
+                None,
+                key,
+            )
+            value = theirs  # checked further as the file's, so one disagreement is one error
+        if value not in (None, ""):
+            merged[key] = value
+    return merged
+
+
+def _same_value(key, given, in_file):
+    scratch = _Errors()
+    if key == "source":
+        found = _resolve_sources([given, in_file])
+        a = given if isinstance(given, Source) else _source_or_error(given, found, scratch, None, key)
+        b = _source_or_error(in_file, found, scratch, None, key)
+        return a is not None and b is not None and a.pk == b.pk
+    if key == "effective_date":
+        return _parse_date_value(given, scratch, None, key) == _parse_date_value(in_file, scratch, None, key)
+    if key in ("measured_at", "fetched_at", "window_start", "window_end"):
+        return _parse_datetime_value(given, scratch, key) == _parse_datetime_value(in_file, scratch, key)
+    return _text(given) == _text(in_file)
+
+
+# --- cleaning ---------------------------------------------------------------------------------
+
+
+def _resolve_sources(values):
+    """{given value: Source} for ids and URLs, in one query."""
+    keys = {_text(getattr(v, "pk", v)) for v in values if _text(getattr(v, "pk", v))}
+    ids = [int(k) for k in keys if k.isdigit()]
+    urls = [k for k in keys if not k.isdigit()]
+    found = {}
+    if ids or urls:
+        for source in Source.objects.filter(Q(pk__in=ids) | Q(url__in=urls)):
+            found.setdefault(str(source.pk), []).append(source)
+            found.setdefault(source.url, []).append(source)
+    return found
+
+
+def _source_or_error(value, found, errors, row, column):
+    key = _text(getattr(value, "pk", value))
+    matches = found.get(key, [])
+    if not matches:
+        errors.add(
+            _("unknown source “%(value)s” (give the source's id or URL)") % {"value": key}, row, column
+        )
+        return None
+    if len(matches) > 1:
+        errors.add(
+            _("several sources have the URL “%(value)s”; give the source's id") % {"value": key}, row, column
+        )
+        return None
+    return matches[0]
+
+
+def _build_snapshot(meta, text, checksum, errors):
+    """An unsaved Snapshot from the metadata, with field errors reported by name."""
+    source = None
+    if meta.get("source") in (None, ""):
+        errors.add(_("a source is required (its id or URL)"), None, "source")
+    else:
+        source = (
+            meta["source"]
+            if isinstance(meta["source"], Source)
+            else _source_or_error(meta["source"], _resolve_sources([meta["source"]]), errors, None, "source")
+        )
+    values = {}
+    if meta.get("measured_at") in (None, ""):
+        errors.add(_("say when the data was measured (ISO 8601 date and time)"), None, "measured_at")
+    for key in ("measured_at", "fetched_at", "window_start", "window_end"):
+        if meta.get(key) not in (None, ""):
+            values[key] = _parse_datetime_value(meta[key], errors, key)
+    for key in ("concurrency", "sample_size"):
+        if meta.get(key) not in (None, ""):
+            raw = meta[key]
+            if isinstance(raw, bool) or not _text(raw).isdigit():
+                errors.add(
+                    _("'%(value)s' is not a whole number of 0 or more") % {"value": _text(raw)}, None, key
+                )
+            else:
+                values[key] = int(_text(raw))
+    for key in ("workload", "effort"):
+        if meta.get(key) not in (None, ""):
+            values[key] = _text(meta[key])
+    snapshot = Snapshot(
+        source=source,
+        raw_payload=text,
+        checksum=checksum,
+        status=Snapshot.Status.DRAFT,
+        **{k: v for k, v in values.items() if v is not None},
+    )
+    if source is not None and snapshot.measured_at is not None:
+        try:
+            snapshot.full_clean(exclude=["supersedes", "status"])
+        except ValidationError as exc:
+            for name, messages in exc.message_dict.items():
+                for message in messages:
+                    errors.add(message, None, None if name == "__all__" else name)
+    return snapshot
+
+
+class _Catalogue:
+    """Providers, models and endpoints named in a file, fetched in three queries."""
+
+    def __init__(self, rows):
+        self.providers = self._by_slug(Provider, {_text(row.get("provider")) for _, row in rows})
+        self.models = self._by_slug(LanguageModel, {_text(row.get("model")) for _, row in rows})
+        self.endpoints = {}
+        if self.providers and self.models:
+            self.endpoints = {
+                (e.provider_id, e.model_id, e.tier.strip().casefold()): e
+                for e in Endpoint.objects.filter(
+                    provider__in=list(self.providers.values()), model__in=list(self.models.values())
+                )
+            }
+
+    @staticmethod
+    def _by_slug(model, slugs):
+        # A slug typed "Fireworks" in a spreadsheet still means "fireworks".
+        query = Q()
+        for slug in filter(None, slugs):
+            query |= Q(slug__iexact=slug)
+        return {obj.slug.lower(): obj for obj in model.objects.filter(query)} if query else {}
+
+    def endpoint(self, row, number, errors):
+        provider_slug, model_slug, tier = (
+            _text(row.get("provider")),
+            _text(row.get("model")),
+            _text(row.get("tier")),
+        )
+        provider = self.providers.get(provider_slug.lower())
+        model = self.models.get(model_slug.lower())
+        if not provider_slug:
+            errors.add(_("a provider slug is required"), number, "provider")
+        elif provider is None:
+            errors.add(
+                _("unknown provider “%(slug)s” (use the provider's slug)") % {"slug": provider_slug},
+                number,
+                "provider",
+            )
+        if not model_slug:
+            errors.add(_("a model slug is required"), number, "model")
+        elif model is None:
+            errors.add(
+                _("unknown model “%(slug)s” (use the model's slug)") % {"slug": model_slug}, number, "model"
+            )
+        if provider is None or model is None:
+            return None
+        endpoint = self.endpoints.get((provider.pk, model.pk, tier.casefold()))
+        if endpoint is None:
+            errors.add(
+                _("%(provider)s has no endpoint for %(model)s in tier “%(tier)s”")
+                % {"provider": provider.slug, "model": model.slug, "tier": tier or _("standard")},
+                number,
+                "tier",
+            )
+        return endpoint
+
+
+def _clean_measurements(rows, errors):
+    catalogue = _Catalogue(rows)
+    measurements, seen = [], {}
+    for number, row in rows:
+        endpoint = catalogue.endpoint(row, number, errors)
+        metric_key = _text(row.get("metric"))
+        metric = METRICS.get(metric_key)
+        if metric is None:
+            if metric_key:
+                errors.add(
+                    _("unknown metric “%(metric)s” (known metrics: %(known)s)")
+                    % {"metric": metric_key, "known": ", ".join(METRICS)},
+                    number,
+                    "metric",
+                )
+            else:
+                errors.add(_("a metric is required"), number, "metric")
+        value = _parse_number(row.get("value"), errors, number, "value", MEASUREMENT_DIGITS)
+        if metric is not None and value is not None:
+            problem = metric.validate(value)
+            if problem:
+                errors.add(problem, number, "value")
+                value = None
+        if endpoint is not None and metric is not None:
+            key = (endpoint.pk, metric.key)
+            if key in seen:
+                errors.add(
+                    _("duplicate of row %(first)s (same endpoint and metric)") % {"first": seen[key]},
+                    number,
+                    "metric",
+                )
+                continue
+            seen[key] = number
+        if endpoint is not None and metric is not None and value is not None:
+            measurements.append(Measurement(endpoint=endpoint, metric=metric.key, value=value))
+    return measurements
+
+
+def _clean_prices(rows, snapshot, default_effective, errors):
+    catalogue = _Catalogue(rows)
+    row_sources = _resolve_sources([row["source"] for _, row in rows if _text(row.get("source"))])
+    prices, seen = [], {}
+    for number, row in rows:
+        endpoint = catalogue.endpoint(row, number, errors)
+        source = snapshot.source if snapshot.source_id else None
+        if _text(row.get("source")):
+            source = _source_or_error(row["source"], row_sources, errors, number, "source")
+        local = _Errors()
+        numbers = {
+            name: _parse_number(
+                row.get(name),
+                local,
+                number,
+                name,
+                PRICE_DIGITS,
+                required=name in ("input_per_m", "output_per_m"),
+            )
+            for name in ("input_per_m", "output_per_m", "promo_input_per_m", "promo_output_per_m")
+        }
+        effective = default_effective
+        if _text(row.get("effective_date")):
+            effective = _parse_date_value(row["effective_date"], local, number, "effective_date")
+        elif default_effective is None:
+            local.add(_("an effective date is required"), number, "effective_date")
+        promo_until = None
+        if _text(row.get("promo_until")):
+            promo_until = _parse_date_value(row["promo_until"], local, number, "promo_until")
+        price = Price(
+            endpoint=endpoint,
+            source=source,
+            currency=_text(row.get("currency")).upper(),
+            effective_date=effective,
+            promo_until=promo_until,
+            **numbers,
+        )
+        if not local:
+            # The model's own rules (currency, no negative price, a promotion needs an end date).
+            try:
+                price.clean()
+            except ValidationError as exc:
+                for name, messages in exc.message_dict.items():
+                    for message in messages:
+                        local.add(message, number, name)
+        errors.extend(local)
+        if endpoint is None or source is None or effective is None:
+            continue
+        key = (endpoint.pk, effective, source.pk)
+        if key in seen:
+            errors.add(
+                _("duplicate of row %(first)s (same endpoint, source and effective date)")
+                % {"first": seen[key]},
+                number,
+                "effective_date",
+            )
+            continue
+        seen[key] = number
+        if not local:
+            prices.append((number, price))
+    if seen:
+        _check_existing_prices(prices, errors)
+    return [price for _, price in prices]
+
+
+def _check_existing_prices(numbered_prices, errors):
+    """A price already stored for the same endpoint, source and day would collide with the file's."""
+    if not numbered_prices:
+        return
+    by_key = {(p.endpoint_id, p.effective_date, p.source_id): n for n, p in numbered_prices}
+    clash = Q()
+    for endpoint_id, effective, source_id in by_key:
+        clash |= Q(endpoint_id=endpoint_id, effective_date=effective, source_id=source_id)
+    for stored in Price.objects.filter(clash).only("pk", "endpoint_id", "effective_date", "source_id"):
+        number = by_key[(stored.endpoint_id, stored.effective_date, stored.source_id)]
+        errors.add(
+            _("a price for this endpoint, source and effective date is already stored (price #%(pk)s)")
+            % {"pk": stored.pk},
+            number,
+            "effective_date",
+        )
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def _already_imported(checksum):
+    return Snapshot.objects.filter(checksum=checksum).defer("raw_payload").order_by("pk").first()
+
+
+def _lock_and_recheck(checksum):
+    """Serialise imports of the same bytes so two simultaneous uploads make one snapshot."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [checksum])
+    return _already_imported(checksum)
