@@ -32,28 +32,25 @@ class WindowMixin:
         if not hours or not models:
             return []
         since = (self.as_of or timezone.now()) - timedelta(hours=hours)
-        qs = Measurement.objects.published().filter(snapshot__measured_at__gte=since, endpoint__model__in=list(models))
-        if self.as_of is not None:
-            qs = qs.filter(snapshot__measured_at__lte=self.as_of)
-        return list(
-            qs.select_related("endpoint__provider", "endpoint__model", "snapshot__source").defer("snapshot__raw_payload")
-        )
+        return list(Measurement.objects.in_window(since, as_of=self.as_of, models=list(models)))
 
     def window_average(self, model, metric, source, hours):
+        """[(endpoint, average, rows behind it)] over the last `hours` before the page's moment."""
         from datetime import timedelta
 
         from django.utils import timezone
 
         since = (self.as_of or timezone.now()) - timedelta(hours=hours)
-        sums = {}
+        groups = {}
         for row in self.window_rows:
             if row.endpoint.model_id != model.pk or row.metric != metric or row.snapshot.measured_at < since:
                 continue
             if source is not None and row.snapshot.source_id != source.pk:
                 continue
-            total, count, endpoint = sums.get(row.endpoint_id, (0, 0, row.endpoint))
-            sums[row.endpoint_id] = (total + row.value, count + 1, endpoint)
-        return [(endpoint, total / count) for total, count, endpoint in sums.values()]
+            groups.setdefault(row.endpoint_id, (row.endpoint, []))[1].append(row)
+        return [
+            (endpoint, sum(r.value for r in rows) / len(rows), tuple(rows)) for endpoint, rows in groups.values()
+        ]
 
 
 class PageData(WindowMixin):
@@ -94,8 +91,7 @@ class PageData(WindowMixin):
         models, _sources = self.requirements
         if not models:
             return {}
-        on_date = self.as_of.date() if self.as_of else None
-        return {price.endpoint_id: price for price in Price.objects.current(on_date=on_date, models=list(models))}
+        return {price.endpoint_id: price for price in Price.objects.current(as_of=self.as_of, models=list(models))}
 
     @cached_property
     def page_sources(self):
@@ -211,31 +207,6 @@ class PageData(WindowMixin):
             if not sources or row.snapshot.source_id in sources
         ]
         return max(times) if times else None
-
-    def trail(self):
-        """Rows of (endpoint, metric, value text, measurement) and (endpoint, price) behind the page."""
-        from articles.formatting import format_metric, format_price_pair
-
-        _models, sources = self.requirements
-        measurements = [
-            {
-                "endpoint": row.endpoint,
-                "label": get_metric(row.metric).label,
-                "text": format_metric(get_metric(row.metric), row.value),
-                "measurement": row,
-                "stale": self.is_stale(row),
-            }
-            for row in self.measurements
-            if not sources or row.snapshot.source_id in sources
-        ]
-        prices = [
-            {"endpoint": price.endpoint, "text": format_price_pair(price), "price": price,
-             "stale": self.price_is_stale(price)}
-            for price in self.prices.values()
-        ]
-        measurements.sort(key=lambda r: (r["endpoint"].model.name, r["endpoint"].label, str(r["label"])))
-        prices.sort(key=lambda r: (r["endpoint"].model.name, r["endpoint"].label))
-        return {"measurements": measurements, "prices": prices}
 
     def sources_shown(self):
         """Every source whose figures the blocks show: measurements and prices."""

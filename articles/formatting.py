@@ -120,12 +120,9 @@ def format_money(amount, currency="USD", lang=None):
     return f"{symbol}{text}" if symbol else f"{text} {currency}"
 
 
-def format_price_pair(price, lang=None, promotional=False):
-    """'$2.10 / $6.60' (input / output per 1M tokens)."""
+def format_price_pair(price, lang=None):
+    """'$2.10 / $6.60' (list input / output per 1M tokens)."""
     if price is None:
         return DASH
-    if promotional:
-        first, second = price.promo_input_per_m, price.promo_output_per_m
-    else:
-        first, second = price.input_per_m, price.output_per_m
+    first, second = price.input_per_m, price.output_per_m
     return f"{format_money(first, price.currency, lang)} / {format_money(second, price.currency, lang)}"

@@ -12,6 +12,7 @@ from benchmarks.cache import data_generation
 
 from .blocks import ArticleBodyBlock
 from .data import PageData
+from .figures import page_figures
 from .forms import ArticlePageForm, TranslatorAwarePageForm
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
@@ -123,7 +124,7 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
         return self.render(
             request,
             template="articles/article_data_trail.html",
-            context_overrides={"trail": self.page_data.trail()},
+            context_overrides={"figures": page_figures(list(self.body), self.page_data)},
         )
 
     @property

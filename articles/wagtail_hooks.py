@@ -1,3 +1,11 @@
 """Admin hooks of the articles app, split by concern."""
 
+from wagtail import hooks
+
+from benchmarks.ingest.affected_pages import PAGES_SHOWING_DATA_HOOK
+
 from .datarefs import hooks as _datarefs_hooks  # noqa: F401
+from .dependencies import article_dependencies
+
+# The refresh admin asks which articles a change affects; articles answer from their blocks.
+hooks.register(PAGES_SHOWING_DATA_HOOK, article_dependencies)

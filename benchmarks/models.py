@@ -241,12 +241,15 @@ class Snapshot(ClusterableModel):
 
     # --- life cycle ---------------------------------------------------------------------------
     @transaction.atomic
-    def publish(self):
-        """Publish a draft; the source's current published snapshot, if any, is left as is."""
+    def publish(self, at=None):
+        """Publish a draft; the source's current published snapshot, if any, is left as is.
+
+        `at`: when it became visible to readers (default now); demo and fixture data publish at
+        their measured time so "as of" a past moment reads them as readers did."""
         if self.status != self.Status.DRAFT:
             raise ValidationError(_("Only a draft snapshot can be published."))
         self.status = self.Status.PUBLISHED
-        self.published_at = timezone.now()
+        self.published_at = at or timezone.now()
         self.save(update_fields=["status", "published_at"])
         return self
 
@@ -268,13 +271,6 @@ class Snapshot(ClusterableModel):
         correction.published_at = timezone.now()
         correction.save()
         return correction
-
-    def compute_checksum(self):
-        rows = sorted(
-            f"{m.endpoint_id}|{m.metric}|{m.value.normalize() if m.value is not None else ''}"
-            for m in self.measurements.all()
-        )
-        return hashlib.sha256("\n".join(rows).encode()).hexdigest()
 
 
 class ImmutableSnapshotError(ValidationError):

@@ -1,39 +1,57 @@
-"""Query logic the blocks rely on. Each method runs a fixed number of queries, whatever the data size."""
+"""Query logic the pages and the review rely on. Each method runs a fixed number of queries, whatever
+the data size.
+
+One rule decides what readers see at a moment T (`as_of`; None = now): a snapshot is in force at T
+when it was published by T, measured by T, and not yet replaced by a published correction. Pages
+read "now"; the review of changed figures reads the moment before and the moment of a publication,
+with the same querysets, so both sides follow the same rule.
+"""
 
 from django.db import models
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
+PUBLISHED, SUPERSEDED = "published", "superseded"
+
+
+def in_force_q(as_of=None, prefix=""):
+    """A Q over snapshots (through `prefix`, e.g. "snapshot__") in force at `as_of`."""
+    if as_of is None:
+        return Q(**{f"{prefix}status": PUBLISHED})
+    return (
+        Q(**{f"{prefix}status__in": [PUBLISHED, SUPERSEDED]})
+        & (Q(**{f"{prefix}published_at__isnull": True}) | Q(**{f"{prefix}published_at__lte": as_of}))
+        & Q(**{f"{prefix}measured_at__lte": as_of})
+        & (
+            Q(**{f"{prefix}superseded_by__isnull": True})
+            | Q(**{f"{prefix}superseded_by__published_at__gt": as_of})
+        )
+    )
+
 
 class SnapshotQuerySet(models.QuerySet):
     def published(self):
-        return self.filter(status="published")
+        return self.filter(status=PUBLISHED)
 
-    def for_source(self, source):
-        return self.filter(source=source)
-
-    def current(self, source, as_of=None):
-        """The newest published snapshot of a source (as of a moment), or None."""
-        qs = self.published().for_source(source)
-        if as_of is not None:
-            qs = qs.filter(measured_at__lte=as_of)
-        return qs.order_by("-measured_at", "-pk").first()
+    def in_force(self, as_of=None):
+        return self.filter(in_force_q(as_of))
 
 
 class MeasurementQuerySet(models.QuerySet):
     def published(self):
-        return self.filter(snapshot__status="published")
+        return self.filter(snapshot__status=PUBLISHED)
+
+    def in_force(self, as_of=None):
+        return self.filter(in_force_q(as_of, "snapshot__"))
 
     def latest(self, as_of=None, sources=None, models=None, metrics=None, endpoints=None, per_source=True):
-        """Latest published value per endpoint and metric (per source too, unless per_source=False).
+        """Latest value in force per endpoint and metric (per source too, unless per_source=False).
 
         One query: a window function keeps the newest row of each partition, so the result
         size grows with the data but the number of queries does not.
         """
-        qs = self.published()
-        if as_of is not None:
-            qs = qs.filter(snapshot__measured_at__lte=as_of)
+        qs = self.in_force(as_of)
         if sources is not None:
             qs = qs.filter(snapshot__source__in=sources)
         if models is not None:
@@ -54,54 +72,34 @@ class MeasurementQuerySet(models.QuerySet):
             .order_by("pk")
         )
 
-    def ranked(self, model, metric, source=None, as_of=None):
-        """Endpoints of a model ranked best-first by a metric: a list of Measurement rows."""
-        from .metrics import get_metric
-
-        definition = get_metric(metric)
-        rows = list(
-            self.latest(as_of=as_of, sources=[source] if source else None, models=[model], metrics=[metric],
-                        per_source=source is not None)
+    def in_window(self, since, as_of=None, models=None):
+        """Every value in force at `as_of` measured since `since`: what a windowed average reads."""
+        qs = self.in_force(as_of).filter(snapshot__measured_at__gte=since)
+        if models is not None:
+            qs = qs.filter(endpoint__model__in=models)
+        return qs.select_related("endpoint__provider", "endpoint__model", "snapshot__source").defer(
+            "snapshot__raw_payload"
         )
-        return rank_rows(rows, definition)
-
-    def leader(self, model, metric, source=None, as_of=None):
-        ranked = self.ranked(model, metric, source=source, as_of=as_of)
-        return ranked[0] if ranked else None
-
-    def differences_to_leader(self, model, metric, source=None, as_of=None):
-        """[(measurement, value - leader value)] best-first."""
-        ranked = self.ranked(model, metric, source=source, as_of=as_of)
-        if not ranked:
-            return []
-        return [(row, row.value - ranked[0].value) for row in ranked]
-
-    def provider_best(self, provider, models, metric, sources=None, as_of=None):
-        """A provider's best value of a metric over a set of models (any tier), or None."""
-        from .metrics import get_metric
-
-        definition = get_metric(metric)
-        rows = list(
-            self.latest(as_of=as_of, sources=sources, models=models, metrics=[metric]).filter(endpoint__provider=provider)
-        )
-        ranked = rank_rows(rows, definition)
-        return ranked[0] if ranked else None
 
 
 def rank_rows(rows, definition):
-    """Best first; ties keep the order the source listed them in (row id)."""
+    """Best first; ties keep the order the source listed them in (row id). The one ranking rule."""
     sign = -1 if definition.higher_is_better else 1
     return sorted(rows, key=lambda row: (sign * row.value, row.pk))
 
 
 class PriceQuerySet(models.QuerySet):
-    def usable(self):
-        return self.filter(Q(snapshot__isnull=True) | Q(snapshot__status="published"))
+    def usable(self, as_of=None):
+        """Prices typed by an editor (no snapshot), or recorded by a snapshot in force at `as_of`."""
+        typed = Q(snapshot__isnull=True)
+        if as_of is not None:
+            typed &= Q(created_at__lte=as_of)
+        return self.filter(typed | in_force_q(as_of, "snapshot__"))
 
-    def current(self, on_date=None, endpoints=None, models=None):
+    def current(self, on_date=None, endpoints=None, models=None, as_of=None):
         """Each endpoint's price in force on a date (latest effective date not after it). One query."""
-        on_date = on_date or timezone.localdate()
-        qs = self.usable().filter(effective_date__lte=on_date)
+        on_date = on_date or (as_of.date() if as_of is not None else timezone.localdate())
+        qs = self.usable(as_of).filter(effective_date__lte=on_date)
         if endpoints is not None:
             qs = qs.filter(endpoint__in=endpoints)
         if models is not None:

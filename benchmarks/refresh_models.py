@@ -306,12 +306,6 @@ class RefreshRun(models.Model):
         return self.status in self.FINISHED
 
     @property
-    def duration(self):
-        if self.started and self.finished:
-            return self.finished - self.started
-        return None
-
-    @property
     def outcome(self):
         """One line for listings: the reason of a failure, or what happened."""
         if self.status == self.Status.FAILED:

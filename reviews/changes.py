@@ -1,14 +1,13 @@
 """Record what a newly published snapshot changed on the live pages, per page, language and place."""
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 
 from articles.data import PageData
-from articles.datarefs.resolve import with_ref_requirements
 from benchmarks.models import Measurement, Price, Snapshot
 
-from .before import PageDataBefore
 from .models import ChangeSet, FigureChange
 from .page_figures import differences
 
@@ -63,18 +62,20 @@ def record_changes(snapshot):
     models = touched_models(snapshot, previous)
     if not models:
         return change_set
-    restored = snapshot.supersedes_id
+    # What readers saw just before the publication, and just after it: the same querysets, two moments.
+    published_at = snapshot.published_at
+    if published_at is None:
+        return change_set  # published before publication times were recorded: no moment to compare
     items = []
     for page in live_articles():
         for lang, _name in settings.LANGUAGES:
             blocks = list(getattr(page, f"body_{lang}", None) or [])
             if not blocks:
                 continue
-            with_refs = with_ref_requirements(blocks)
-            after = PageData(blocks=with_refs, page_sources=[])
+            after = PageData(blocks=blocks, page_sources=[], as_of=published_at)
             if not models & set(after.requirements[0]):
                 continue
-            before = PageDataBefore(blocks=with_refs, page_sources=[], without=snapshot.pk, restored=restored)
+            before = PageData(blocks=blocks, page_sources=[], as_of=published_at - timedelta(microseconds=1))
             for index, place, _key, kind, figure, old, new in differences(blocks, before, after, lang):
                 items.append(
                     FigureChange(

@@ -86,7 +86,9 @@ class SnapshotFactory(DjangoModelFactory):
     @factory.post_generation
     def published(obj, create, extracted, **kwargs):
         if create and extracted:
-            obj.publish()
+            # Fixture snapshots are published when they were measured, so "as of" a past moment
+            # sees them the way readers did.
+            obj.publish(at=min(obj.measured_at, timezone.now()))
 
 
 class MeasurementFactory(DjangoModelFactory):

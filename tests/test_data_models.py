@@ -271,11 +271,13 @@ def test_correction_supersedes_and_keeps_history(published, endpoint):
     # History: the superseded snapshot and its values are all still there, unchanged.
     assert published.measurements.get(metric="output_speed_median").value == Decimal("150.4")
     assert Snapshot.objects.count() == 2 and Measurement.objects.count() == 4
-    # The site shows the corrected value, also for a date when only the original existed.
+    # The site shows the corrected value; what readers saw before the correction stays on record.
     latest = Measurement.objects.latest(metrics=["output_speed_median"]).get()
     assert latest.value == Decimal("105.4")
-    as_of = Measurement.objects.latest(as_of=published.measured_at, metrics=["output_speed_median"]).get()
-    assert as_of.value == Decimal("105.4")
+    before = correction.published_at - datetime.timedelta(microseconds=1)
+    assert Measurement.objects.latest(as_of=before, metrics=["output_speed_median"]).get().value == Decimal("150.4")
+    at = Measurement.objects.latest(as_of=correction.published_at, metrics=["output_speed_median"]).get()
+    assert at.value == Decimal("105.4")
 
     superseded = Snapshot.objects.get(pk=published.pk)
     superseded.status = Snapshot.Status.PUBLISHED

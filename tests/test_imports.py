@@ -15,7 +15,9 @@ from django.db import connection
 from django.utils import translation
 
 from benchmarks.ingest.importers import ImportRejected, import_prices, import_snapshot
+from benchmarks.metrics import get_metric
 from benchmarks.models import Measurement, Price, Snapshot, Source
+from benchmarks.querysets import rank_rows
 
 from .factories import EndpointFactory, LanguageModelFactory, PriceFactory, ProviderFactory, SourceFactory
 
@@ -119,7 +121,7 @@ def test_example_json_snapshot_imports_and_publishes(catalogue):
     assert snapshot.source == catalogue["sources"]["aa_deepseek"]
     assert snapshot.effort == "Max" and snapshot.measured_at.isoformat() == "2026-11-28T14:00:00+00:00"
     model = catalogue["models"]["deepseek-v4-1-flash-1017"]
-    leader = Measurement.objects.leader(model, "output_speed_median")
+    leader = rank_rows(list(Measurement.objects.latest(models=[model], metrics=["output_speed_median"])), get_metric("output_speed_median"))[0]
     assert (leader.endpoint.label, leader.value) == ("Baseten (Fast)", Decimal("837.1"))
 
 

@@ -114,14 +114,21 @@ def test_latest_as_of_a_date(data, django_assert_num_queries):
     with django_assert_num_queries(1):
         rows = touch(Measurement.objects.latest(as_of=days_ago(4), metrics=["output_speed_median"]))
     assert sorted(r[4] for r in rows) == [Decimal(50 + i) for i in range(len(data["endpoints"]))]
-    # Between the correction and the newest snapshot: the correction's values, not the wrong ones.
+    # 1.5 days ago readers saw the wrong snapshot: its correction was only published now.
     with django_assert_num_queries(1):
         rows = list(
             Measurement.objects.latest(
                 as_of=days_ago(1.5), sources=[data["a"]], metrics=["output_speed_median"]
             )
         )
-    assert {r.snapshot_id for r in rows} == {data["fix"].pk}
+    assert {r.snapshot_id for r in rows} == {data["wrong"].pk}
+    # Once the correction is published, the same moment's data reads the correction's values.
+    after_fix = Snapshot.objects.get(pk=data["fix"].pk).published_at
+    rows = Measurement.objects.latest(as_of=after_fix, sources=[data["a"]], metrics=["output_speed_median"])
+    assert {r.snapshot_id for r in rows} == {data["new"].pk}
+    assert {r.snapshot_id for r in Measurement.objects.in_force(after_fix).filter(snapshot__source=data["a"])} == {
+        data["old"].pk, data["fix"].pk, data["new"].pk
+    }
     with django_assert_num_queries(1):
         assert list(Measurement.objects.latest(as_of=days_ago(6))) == []
 
@@ -135,16 +142,34 @@ def test_latest_for_one_source_and_some_endpoints(data, django_assert_num_querie
     ]
 
 
-# --- ranking --------------------------------------------------------------------------------------
+# --- ranking: the one path pages use (PageData.ranked -> rank_rows) -------------------------------
+
+
+class Needs:
+    """A stand-in block that needs some models, so a PageData loads them like a page would."""
+
+    def __init__(self, *models):
+        self.models = models
+
+    def data_requirements(self, value):
+        for model in self.models:
+            yield model, None
+
+
+def page_data(*models, as_of=None):
+    from articles.blocks.base import BoundChild
+    from articles.data import PageData
+
+    return PageData(blocks=[BoundChild(Needs(*models), None)], as_of=as_of)
 
 
 def test_ranked_best_first_for_higher_and_lower_is_better(data, django_assert_num_queries):
     endpoints = data["endpoints"]
     with django_assert_num_queries(1):
-        speed = touch(Measurement.objects.ranked(data["model"], "output_speed_median", source=data["a"]))
-    assert [r[4] for r in speed] == [Decimal(100 + i) for i in reversed(range(len(endpoints)))]
-    with django_assert_num_queries(1):
-        first_chunk = Measurement.objects.ranked(data["model"], "ttfc_median")
+        loaded = page_data(data["model"])
+        speed = [(r.endpoint.label, r.value) for r in loaded.ranked(data["model"], "output_speed_median", data["a"])]
+        first_chunk = loaded.ranked(data["model"], "ttfc_median")
+    assert [value for _label, value in speed] == [Decimal(100 + i) for i in reversed(range(len(endpoints)))]
     assert [r.endpoint_id for r in first_chunk] == [e.pk for e in reversed(endpoints)]
     assert first_chunk[0].value < first_chunk[-1].value
 
@@ -153,65 +178,19 @@ def test_ranked_ties_keep_the_source_order(db):
     model = LanguageModelFactory()
     endpoints = [EndpointFactory(model=model) for _ in range(3)]
     SnapshotFactory(values=[(e, "output_speed_median", 200) for e in endpoints], published=True)
-    assert [r.endpoint for r in Measurement.objects.ranked(model, "output_speed_median")] == endpoints
+    assert [r.endpoint for r in page_data(model).ranked(model, "output_speed_median")] == endpoints
 
 
-def test_ranked_without_a_source_uses_each_endpoints_newest_value(data, django_assert_num_queries):
-    with django_assert_num_queries(1):
-        ranked = Measurement.objects.ranked(data["model"], "output_speed_median")
+def test_ranked_without_a_source_uses_each_endpoints_newest_value(data):
+    ranked = page_data(data["model"]).ranked(data["model"], "output_speed_median")
     assert {r.snapshot_id for r in ranked} == {data["new"].pk}
     assert len(ranked) == len(data["endpoints"])
 
 
-def test_leader(data, django_assert_num_queries):
-    with django_assert_num_queries(1):
-        leader = Measurement.objects.leader(data["model"], "output_speed_median", source=data["b"])
-        provider_name = leader.endpoint.provider.name
-    assert leader.endpoint == data["endpoints"][-1] and provider_name == data["providers"][-1].name
-    assert leader.value == Decimal(10 + len(data["endpoints"]) - 1)
-    with django_assert_num_queries(1):
-        assert Measurement.objects.leader(data["model"], "task_success") is None
-
-
-def test_differences_to_leader(data, django_assert_num_queries):
-    size = len(data["endpoints"])
-    with django_assert_num_queries(1):
-        speed = Measurement.objects.differences_to_leader(
-            data["model"], "output_speed_median", source=data["a"]
-        )
-        labels = [row.endpoint.label for row, _ in speed]
-    assert [diff for _, diff in speed] == [Decimal(-i) for i in range(size)]
-    assert labels[0] == data["providers"][-1].name
-    with django_assert_num_queries(1):
-        first_chunk = Measurement.objects.differences_to_leader(
-            data["model"], "ttfc_median", as_of=days_ago(0.5)
-        )
-    # Lower is better: the others are behind by a positive number of seconds.
-    assert [diff for _, diff in first_chunk] == [Decimal(i) / 100 for i in range(size)]
-    with django_assert_num_queries(1):
-        assert Measurement.objects.differences_to_leader(data["model"], "accuracy_index") == []
-
-
-def test_provider_best_across_models_and_tiers(data, django_assert_num_queries):
-    models = [data["model"], data["other_model"]]
-    first, last = data["providers"][0], data["providers"][-1]
-    with django_assert_num_queries(1):
-        best = Measurement.objects.provider_best(first, models, "output_speed_median")
-        tier = best.endpoint.tier
-    assert (best.endpoint, tier, best.value) == (data["fast_other"], "Fast", Decimal(500))
-    with django_assert_num_queries(1):
-        best = Measurement.objects.provider_best(last, models, "output_speed_median", sources=[data["b"]])
-    assert best.value == Decimal(10 + len(data["endpoints"]) - 1)
-    with django_assert_num_queries(1):
-        best = Measurement.objects.provider_best(first, [data["model"]], "ttfc_median", as_of=days_ago(0.5))
-    assert best.value == Decimal(3)
-    with django_assert_num_queries(1):
-        assert (
-            Measurement.objects.provider_best(
-                first, [data["model"]], "output_speed_median", as_of=days_ago(10)
-            )
-            is None
-        )
+def test_ranked_as_of_a_moment(data):
+    ranked = page_data(data["model"], as_of=days_ago(0.5)).ranked(data["model"], "ttfc_median")
+    assert ranked[0].value == Decimal(3) - Decimal(len(data["endpoints"]) - 1) / 100
+    assert page_data(data["model"], as_of=days_ago(10)).ranked(data["model"], "output_speed_median") == []
 
 
 def test_rank_rows_uses_the_metric_direction():

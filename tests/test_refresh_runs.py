@@ -14,6 +14,7 @@ from benchmarks.cache import data_generation
 from benchmarks.ingest.refresh import run_refresh
 from benchmarks.ingest.scheduling import due_configs
 from benchmarks.ingest.tasks import refresh_openrouter
+from benchmarks.metrics import get_metric
 from benchmarks.models import (
     Measurement,
     Price,
@@ -23,6 +24,7 @@ from benchmarks.models import (
     UnmappedUpstreamRow,
     UpstreamMapping,
 )
+from benchmarks.querysets import rank_rows
 
 from .refresh_support import (
     AA_FREE_PAGE_1,
@@ -468,9 +470,10 @@ def test_a_refreshed_price_is_the_current_price_without_any_manual_step(world, f
 def test_measurements_of_a_refresh_are_what_the_queryset_serves(world, fake_upstream, refresh):
     refresh(world.aa_providers)
 
-    leader = Measurement.objects.leader(
-        world.models["GLM-5.3"], "output_speed_median", source=world.aa_providers
+    rows = Measurement.objects.latest(
+        models=[world.models["GLM-5.3"]], sources=[world.aa_providers], metrics=["output_speed_median"]
     )
+    leader = rank_rows(list(rows), get_metric("output_speed_median"))[0]
 
     assert leader.endpoint == world.glm["Baseten (Fast)"] and leader.value == Decimal("283.4")
     assert AA_GLM_ID in Snapshot.objects.get(pk=leader.snapshot_id).raw_payload

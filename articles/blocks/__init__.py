@@ -14,6 +14,7 @@ from .editorial import (
     SourcesBlock,
 )
 from .leaderboard import LeaderboardBlock
+from .paragraph import DataParagraphBlock
 from .picks import PicksTableBlock
 from .provider_cards import ProviderCardsBlock
 from .provider_list import EndpointListBlock, ProviderListBlock
@@ -24,7 +25,7 @@ RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code", "datar
 
 class ArticleBodyBlock(blocks.StreamBlock):
     heading = HeadingBlock()
-    paragraph = blocks.RichTextBlock(
+    paragraph = DataParagraphBlock(
         features=RICH_TEXT_FEATURES, label=_("Paragraph"), template="articles/blocks/paragraph.html"
     )
     note = NoteBlock()

@@ -6,6 +6,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
+from articles.figures import measured_figure
 from articles.formatting import format_metric
 from benchmarks.metrics import get_metric
 
@@ -28,15 +29,20 @@ class BarChartValue(blocks.StructValue):
         # when higher is better, and the worst (largest) when lower is better.
         scale = max((row.value for row in ranked), default=Decimal(0))
         bars = []
-        for row in ranked:
+        for position, row in enumerate(ranked):
             share = (row.value / scale * 100) if scale else Decimal(0)
+            name = endpoint_name(row.endpoint, self["name_style"])
+            text, stale = format_metric(metric, row.value, suffix=False), data.is_stale(row)
             bars.append(
                 {
-                    "name": endpoint_name(row.endpoint, self["name_style"]),
-                    "text": format_metric(metric, row.value, suffix=False),
+                    "name": name,
+                    "text": text,
                     "percent": f"{share:.1f}",
                     "measurement": row,
-                    "stale": data.is_stale(row),
+                    "stale": stale,
+                    "figure": measured_figure(
+                        row.endpoint, metric, text, row, row=name, ranking="bars", position=position, stale=stale
+                    ),
                 }
             )
         caption = _("%(metric)s by provider · %(model)s (%(unit)s)") % {
@@ -45,6 +51,9 @@ class BarChartValue(blocks.StructValue):
             "unit": metric.unit,
         }
         return {"caption": caption, "bars": bars, "metric": metric}
+
+    def figures(self, data):
+        return [bar["figure"] for bar in self.compute(data)["bars"]]
 
 
 class BarChartBlock(DataBlockMixin, blocks.StructBlock):

@@ -62,3 +62,14 @@ class DataBlockMixin:
     def data_context(self, value, data):
         compute = getattr(value, "compute", None)
         return {self.result_name: compute(data)} if compute else {}
+
+    def figures(self, value, data):
+        """Every figure this block prints (articles.figures.Figure), in page order.
+
+        Blocks that compute on their StructValue declare them there (`value.figures(data)`); a data
+        block without a declaration fails the registry test rather than escaping the review.
+        """
+        declared = getattr(value, "figures", None)
+        if declared is None:
+            raise NotImplementedError(f"{type(self).__name__} reads benchmark data but declares no figures")
+        return declared(data)

@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
+from articles.figures import Figure
 from articles.formatting import format_metric
 from benchmarks.metrics import get_metric
 
@@ -18,31 +19,48 @@ class LeaderboardValue(blocks.StructValue):
         entries = []
         for item in self["models"]:
             if hours:
-                for endpoint, value in data.window_average(item["model"], metric.key, item["source"], hours):
-                    entries.append((endpoint, value, None))
+                entries += data.window_average(item["model"], metric.key, item["source"], hours)
             else:
                 for row in data.rows(item["model"], metric.key, item["source"]):
-                    entries.append((row.endpoint, row.value, row))
+                    entries.append((row.endpoint, row.value, (row,)))
         sign = -1 if metric.higher_is_better else 1
         entries.sort(key=lambda entry: (sign * entry[1], entry[0].model.name, entry[0].label))
         if self["limit"]:
             entries = entries[: self["limit"]]
-        rows = [
-            {
-                "rank": position,
-                "model": endpoint.model,
-                "name": endpoint_name(endpoint, self["name_style"]),
-                "text": format_metric(metric, value),
-                "measurement": row,
-            }
-            for position, (endpoint, value, row) in enumerate(entries, start=1)
-        ]
+        rows = []
+        for position, (endpoint, value, behind) in enumerate(entries, start=1):
+            name = endpoint_name(endpoint, self["name_style"])
+            text = format_metric(metric, value)
+            figure = Figure(
+                row=f"{endpoint.model.name} · {name}",
+                column=str(metric.label),
+                text=str(text),
+                endpoint=endpoint,
+                metric=metric.key,
+                measurements=behind,
+                ranking="leaderboard",
+                position=position,
+                window_hours=hours,
+            )
+            rows.append(
+                {
+                    "rank": position,
+                    "model": endpoint.model,
+                    "name": name,
+                    "text": text,
+                    "measurement": behind[0] if not hours else None,
+                    "figure": figure,
+                }
+            )
         if hours:
             window = _("average of the last %(hours)s hours") % {"hours": hours}
         else:
             window = _("latest published snapshot")
         caption = _("%(metric)s (%(unit)s), %(window)s") % {"metric": metric.label, "unit": metric.unit, "window": window}
         return {"rows": rows, "caption": caption, "metric": metric}
+
+    def figures(self, data):
+        return [row["figure"] for row in self.compute(data)["rows"]]
 
 
 class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 from wagtail.snippets.blocks import SnippetChooserBlock
 
+from articles.figures import PICK, Figure
 from articles.formatting import format_decimal, format_metric, format_plain
 from benchmarks.metrics import get_metric
 
@@ -61,14 +62,18 @@ class PickRowValue(blocks.StructValue):
         model, source = self["model"], self["source"]
         ranked = data.fresh_ranked(model, metric_key, source)
         row = {"need": f"{need_label(kind)} · {model_label(model)}", "pick": None, "reason": "", "sources": []}
+        behind = []
         if not ranked:
-            return row
+            return self._with_figures(row, metric, behind)
         leader = ranked[0]
+        behind.append(leader)
         row["pick"] = leader.endpoint
         row["measurement"] = leader
         value_text = format_metric(metric, leader.value)
         if kind == "fastest":
             secondary = data.value(leader.endpoint, secondary_key, source)
+            if secondary is not None:
+                behind.append(secondary)
             reason = _("%(speed)s tokens/s, %(first_chunk)s s first chunk") % {
                 "speed": value_text,
                 "first_chunk": format_plain(get_metric(secondary_key), secondary.value if secondary else None),
@@ -81,6 +86,7 @@ class PickRowValue(blocks.StructValue):
         if other is not None:
             other_row = data.value(other, metric_key, source)
             if other_row is not None:
+                behind.append(other_row)
                 name = comparison_name(other, data, source)
                 if metric.kind == "percent":
                     points = format_decimal(abs(leader.value - other_row.value), 2)
@@ -99,6 +105,22 @@ class PickRowValue(blocks.StructValue):
                     }
         row["reason"] = reason
         row["sources"] = [leader.snapshot.source] + [s for s in self["extra_citations"] if s is not None]
+        return self._with_figures(row, metric, behind)
+
+    @staticmethod
+    def _with_figures(row, metric, behind):
+        pick = row["pick"]
+        row["figures"] = [
+            Figure(
+                row=row["need"], column="", text=pick.label if pick is not None else "—",
+                endpoint=pick, metric=metric.key, measurements=tuple(behind[:1]), kind=PICK,
+                slot=f"pick:{row['need']}",
+            ),
+            Figure(
+                row=row["need"], column=_("reason"), text=str(row["reason"] or "—"),
+                endpoint=pick, metric=metric.key, measurements=tuple(behind), slot=f"reason:{row['need']}",
+            ),
+        ]
         return row
 
 
@@ -135,3 +157,6 @@ class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
 
     def data_context(self, value, data):
         return {"rows": [row.compute(data) for row in value["rows"]]}
+
+    def figures(self, value, data):
+        return [figure for row in value["rows"] for figure in row.compute(data)["figures"]]

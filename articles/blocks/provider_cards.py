@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 from wagtail.snippets.blocks import SnippetChooserBlock
 
+from articles.figures import Figure
 from articles.formatting import format_metric
 from benchmarks.metrics import get_metric
 
@@ -49,12 +50,19 @@ class ProviderCardsValue(blocks.StructValue):
                         best = row
                 # The card shows the standard tier; a premium tier only where it is all there is.
                 standard = next((r for r in rows if not r.endpoint.tier), rows[0] if rows else None)
+                label = f"{model.name} {metric.unit}"
+                text = format_metric(metric, standard.value if standard else None, suffix=False)
                 values.append(
                     {
-                        "label": f"{model.name} {metric.unit}",
-                        "text": format_metric(metric, standard.value if standard else None, suffix=False),
+                        "label": label,
+                        "text": text,
                         "measurement": standard,
                         "stale": data.is_stale(standard),
+                        "figure": Figure(
+                            row=provider.name, column=label, text=str(text),
+                            endpoint=standard.endpoint if standard else None, metric=metric.key,
+                            measurements=(standard,) if standard else (), stale=data.is_stale(standard),
+                        ),
                     }
                 )
                 if rows and rows[0].snapshot.source not in sources:
@@ -87,6 +95,17 @@ class ProviderCardsValue(blocks.StructValue):
 
         cards.sort(key=order)
         return {"cards": cards, "metric": metric}
+
+    def figures(self, data):
+        found = []
+        for position, card in enumerate(self.compute(data)["cards"]):
+            values = [item["figure"] for item in card["values"]]
+            if values:
+                # The cards' order ranks providers by their best value: the first figure carries it.
+                first = values[0]
+                values[0] = Figure(**{**first.__dict__, "ranking": "cards", "position": position})
+            found += values
+        return found
 
 
 class ProviderCardsBlock(DataBlockMixin, blocks.StructBlock):

@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
+from articles.figures import Figure
 from articles.formatting import DASH, format_duration, format_metric
 from benchmarks.metrics import get_metric
 from benchmarks.querysets import rank_rows
@@ -82,14 +83,25 @@ class ProviderListValue(blocks.StructValue):
         ordered = [row.endpoint for row in order_rows]
         ordered += [e for e in data.endpoints(model, source) if e not in ordered]
         items = []
-        for endpoint in ordered:
-            values = {}
+        for position, endpoint in enumerate(ordered):
+            values, behind = {}, []
             for key in metric_keys:
                 metric = get_metric(key)
                 row = data.value(endpoint, key, source)
+                if row is not None:
+                    behind.append(row)
                 values[VALUE_NAMES[key]] = spoken_value(metric, row.value if row else None)
-            items.append({"name": endpoint_name(endpoint, self["name_style"]), "sentence": build(values)})
+            name = endpoint_name(endpoint, self["name_style"])
+            sentence = build(values)
+            figure = Figure(
+                row=name, column=_("sentence"), text=str(sentence), endpoint=endpoint,
+                metric=order_metric.key, measurements=tuple(behind), ranking="items", position=position,
+            )
+            items.append({"name": name, "sentence": sentence, "figure": figure})
         return {"items": items}
+
+    def figures(self, data):
+        return [item["figure"] for item in self.compute(data)["items"]]
 
 
 class ProviderListBlock(DataBlockMixin, blocks.StructBlock):
@@ -126,3 +138,18 @@ class EndpointListBlock(DataBlockMixin, blocks.StructBlock):
             ranked = [r.endpoint for r in rank_rows(data.rows(value["model"], metric.key, value["source"]), metric)]
             endpoints = ranked + [e for e in endpoints if e not in ranked]
         return {"items": [{"name": endpoint_name(e, value["name_style"]), "endpoint": e} for e in endpoints]}
+
+    def figures(self, value, data):
+        """The identifiers come from the catalogue; their order (and so the measurement behind each
+        position) from the order metric."""
+        order = {}
+        if value["order_by"]:
+            order = {r.endpoint_id: r for r in data.rows(value["model"], value["order_by"], value["source"])}
+        return [
+            Figure(
+                row=item["name"], column=_("API identifier"), text=item["endpoint"].api_model_id or "—",
+                endpoint=item["endpoint"], metric=value["order_by"] or "", ranking="items", position=position,
+                measurements=(order[item["endpoint"].pk],) if item["endpoint"].pk in order else (),
+            )
+            for position, item in enumerate(self.data_context(value, data)["items"])
+        ]

@@ -4,6 +4,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
+from articles.figures import Figure, measured_figure, price_figure
 from articles.formatting import DASH, format_difference, format_metric, format_price_pair
 from benchmarks.metrics import METRIC_CHOICES, get_metric
 from benchmarks.querysets import rank_rows
@@ -63,7 +64,7 @@ class ProviderTableValue(blocks.StructValue):
         leaders = {}
         for key in metric_keys:
             ranked = data.ranked(model, key, source)
-            leaders[key] = ranked[0].value if ranked else None
+            leaders[key] = ranked[0] if ranked else None
         endpoints = data.endpoints(model, source)
         sort_metric = get_metric(self["sort_metric"])
         sort_rows = {row.endpoint_id: row for row in data.rows(model, sort_metric.key, source)}
@@ -71,17 +72,20 @@ class ProviderTableValue(blocks.StructValue):
         # Endpoints without a value of the sort metric go last, in source order.
         endpoints.sort(key=lambda e: ranked_ids.index(e.pk) if e.pk in ranked_ids else len(ranked_ids))
         rows = []
-        for endpoint in endpoints:
+        for position, endpoint in enumerate(endpoints):
+            name = endpoint_name(endpoint, self["name_style"])
             price = data.price(endpoint)
             cells, measured_sources = [], []
             for column in columns:
                 if column["kind"] == "price":
+                    text, stale = format_price_pair(price), data.price_is_stale(price)
                     cells.append(
                         {
-                            "text": format_price_pair(price),
+                            "text": text,
                             "sources": [price.source] if price else [],
                             "price": price,
-                            "stale": data.price_is_stale(price),
+                            "stale": stale,
+                            "figure": price_figure(endpoint, text, price, row=name, stale=stale),
                         }
                     )
                     continue
@@ -90,17 +94,24 @@ class ProviderTableValue(blocks.StructValue):
                 if column["kind"] == "metric":
                     if row is not None:
                         measured_sources.append(row.snapshot.source)
-                    cells.append(
-                        {
-                            "text": format_metric(metric, row.value if row else None),
-                            "measurement": row,
-                            "stale": data.is_stale(row),
-                        }
+                    text, stale = format_metric(metric, row.value if row else None), data.is_stale(row)
+                    # The sort column's figures carry the row order, so the review sees a new ranking.
+                    ordered = metric.key == sort_metric.key
+                    figure = measured_figure(
+                        endpoint, metric, text, row, row=name, stale=stale,
+                        ranking="rows" if ordered else "", position=position if ordered else None,
                     )
+                    cells.append({"text": text, "measurement": row, "stale": stale, "figure": figure})
                 else:
                     leader = leaders.get(metric.key)
-                    difference = (row.value - leader) if row is not None and leader is not None else None
-                    cells.append({"text": format_difference(metric, difference) if difference is not None else DASH})
+                    difference = (row.value - leader.value) if row is not None and leader is not None else None
+                    text = format_difference(metric, difference) if difference is not None else DASH
+                    behind = tuple(r for r in (row, leader) if r is not None) if difference is not None else ()
+                    figure = Figure(
+                        row=name, column=column["header"], text=text, endpoint=endpoint,
+                        metric=metric.key, measurements=behind,
+                    )
+                    cells.append({"text": text, "figure": figure})
             name_sources = []
             for src in measured_sources[:1] + ([price.source] if price else []):
                 if src not in name_sources:
@@ -108,12 +119,15 @@ class ProviderTableValue(blocks.StructValue):
             rows.append(
                 {
                     "endpoint": endpoint,
-                    "name": endpoint_name(endpoint, self["name_style"]),
+                    "name": name,
                     "name_sources": name_sources,
                     "cells": cells,
                 }
             )
         return {"columns": columns, "rows": rows, "model": model, "source": source}
+
+    def figures(self, data):
+        return [cell["figure"] for row in self.compute(data)["rows"] for cell in row["cells"]]
 
 
 class ProviderTableBlock(DataBlockMixin, blocks.StructBlock):

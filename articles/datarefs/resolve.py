@@ -214,3 +214,26 @@ def describe_with_lookups(ref):
     endpoint = endpoints.get(ref.endpoint_id)
     model = endpoint.model if endpoint else LanguageModel.objects.filter(pk=ref.model_id).first()
     return describe(ref, endpoint=endpoint, model=model, other=endpoints.get(ref.other_id))
+
+
+def ref_figures(refs, data):
+    """The figures a list of references prints (articles.figures.Figure), resolved with the page's data."""
+    from articles.figures import PRICE, Figure
+
+    figures = []
+    for ref in refs:
+        resolved = resolve_for_page([ref], data)[ref.key]
+        behind = tuple(r for r in (resolved.measurement, resolved.compared_with) if r is not None)
+        figures.append(
+            Figure(
+                row=describe_resolved(resolved),
+                column="",
+                text=format_resolved(resolved),
+                endpoint=resolved.endpoint,
+                metric=PRICE if ref.is_price else ref.metric,
+                measurements=behind,
+                price=resolved.price,
+                slot=f"ref:{ref.key}",
+            )
+        )
+    return figures

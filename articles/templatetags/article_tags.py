@@ -62,3 +62,25 @@ def price_provenance(price):
     if price is None:
         return ""
     return _("%(source)s · effective %(date)s") % {"source": price.source, "date": price.effective_date.isoformat()}
+
+
+@register.filter
+def figure_provenance(figure):
+    """The trail of a figure as its block declares it: one snapshot, a price, or an average's window."""
+    if figure is None:
+        return ""
+    if figure.price is not None:
+        return price_provenance(figure.price)
+    rows = figure.measurements
+    if not rows:
+        return ""
+    if figure.is_average:
+        dates = sorted(row.snapshot.measured_at for row in rows)
+        return _("average of %(n)s values over %(hours)s h (%(first)s – %(last)s) · %(sources)s") % {
+            "n": len(rows),
+            "hours": figure.window_hours,
+            "first": dates[0].strftime("%Y-%m-%d %H:%M"),
+            "last": dates[-1].strftime("%Y-%m-%d %H:%M"),
+            "sources": ", ".join(str(source) for source in figure.sources),
+        }
+    return provenance(rows[0])
