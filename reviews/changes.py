@@ -76,7 +76,7 @@ def record_changes(snapshot):
             if not models & set(after.requirements[0]):
                 continue
             before = PageData(blocks=blocks, page_sources=[], as_of=published_at - timedelta(microseconds=1))
-            for index, place, _key, kind, figure, old, new in differences(blocks, before, after, lang):
+            for index, place, _key, kind, figure, old, new, named in differences(blocks, before, after, lang):
                 items.append(
                     FigureChange(
                         change_set=change_set,
@@ -88,6 +88,7 @@ def record_changes(snapshot):
                         kind=kind,
                         old_text=old,
                         new_text=new,
+                        mentions="\n".join(named),
                     )
                 )
     FigureChange.objects.bulk_create(items)

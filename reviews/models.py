@@ -67,6 +67,11 @@ class FigureChange(models.Model):
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices, default=Kind.VALUE)
     old_text = models.TextField(_("was"))
     new_text = models.TextField(_("now"))
+    mentions = models.TextField(
+        _("named in"),
+        blank=True,
+        help_text=_("For a new ranking: the places in the page's prose that name a provider whose rank changed."),
+    )
     reviewed_at = models.DateTimeField(_("reviewed at"), null=True, blank=True)
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -87,3 +92,7 @@ class FigureChange(models.Model):
 
     def __str__(self):
         return f"{self.page_id}/{self.language} {self.place}: {self.figure} {self.old_text} → {self.new_text}"
+
+    @property
+    def mention_list(self):
+        return [line for line in self.mentions.splitlines() if line]

@@ -233,3 +233,36 @@ def test_snapshots_of_different_sources_are_not_compared(editor_client, glm):
     assert f"Snapshots #{glm['snapshot'].pk} and #{other.pk} belong to different sources" in response.text
     missing = editor_client.get(f"/admin/reviews/compare/{glm['snapshot'].pk}/999999/", follow=True)
     assert missing.status_code == 404
+
+
+def test_a_new_ranking_lists_the_prose_that_names_a_moved_provider(glm):
+    cards = {
+        "type": "provider_cards",
+        "value": {
+            "metric": "output_speed_median",
+            "models": [{"model": glm["model"].pk, "source": glm["source"].pk}],
+            "cards": [
+                {"provider": glm["zai"].provider.pk, "summary": "", "strengths": "<p>Accurate.</p>",
+                 "limitations": "<p>It never takes first place on speed.</p>"},
+            ],
+        },
+    }
+    page = make_article(
+        [
+            table(glm),
+            paragraph("<p>Z.ai is the slowest host here.</p>"),
+            paragraph("<p>Prices are list rates.</p>"),
+            cards,
+        ]
+    )
+    new = publish_new_snapshot(glm, {("zai", "output_speed_median"): "300.0"})
+
+    [leader] = FigureChange.objects.filter(
+        change_set__snapshot=new, page=page, language="en", kind="pick", block_index=0
+    )
+    assert (leader.old_text, leader.new_text) == ("Baseten (Fast)", "Z.ai")
+    named = leader.mention_list
+    assert any(place.startswith("Paragraph (block 2)") for place in named)
+    assert not any(place.startswith("Paragraph (block 3)") for place in named)  # names no provider
+    # The Z.ai card never names Z.ai, but all its text is about Z.ai: it is listed too.
+    assert "Provider cards (block 4) › Z.ai" in named

@@ -122,3 +122,8 @@ class ProviderCardsBlock(DataBlockMixin, blocks.StructBlock):
     def data_requirements(self, value):
         for item in value["models"]:
             yield item["model"], item["source"]
+
+    def prose_about_providers(self, value):
+        """(provider name, card label): each card's text is about its provider even where it never
+        names it, so a change in that provider's rank sends the editor back to the card."""
+        return [(card["provider"].name, card["provider"].name) for card in value["cards"] if card["provider"]]
