@@ -23,10 +23,8 @@ def in_force_q(as_of=None, prefix=""):
         Q(**{f"{prefix}status__in": [PUBLISHED, SUPERSEDED]})
         & (Q(**{f"{prefix}published_at__isnull": True}) | Q(**{f"{prefix}published_at__lte": as_of}))
         & Q(**{f"{prefix}measured_at__lte": as_of})
-        & (
-            Q(**{f"{prefix}superseded_by__isnull": True})
-            | Q(**{f"{prefix}superseded_by__published_at__gt": as_of})
-        )
+        # Not yet replaced by a correction published by then (a draft correction replaces nothing).
+        & ~Q(**{f"{prefix}superseded_by__published_at__lte": as_of})
     )
 
 

@@ -279,3 +279,15 @@ def test_published_price_snapshot_puts_its_prices_in_force(prices):
     draft = Snapshot.objects.get(status="draft")
     draft.publish()
     assert {p.input_per_m for p in Price.objects.current(models=[prices["model"]])} == {Decimal(7)}
+
+
+def test_a_draft_correction_hides_nothing_at_any_moment(db):
+    model = LanguageModelFactory()
+    endpoint = EndpointFactory(model=model)
+    original = SnapshotFactory(measured_at=days_ago(2), values=[(endpoint, "output_speed_median", 100)], published=True)
+    draft = SnapshotFactory(source=original.source, measured_at=days_ago(2), values=[(endpoint, "output_speed_median", 90)])
+    Snapshot.objects.filter(pk=draft.pk).update(supersedes=original)  # a correction still being prepared
+
+    for moment in (days_ago(1), timezone.now()):
+        rows = Measurement.objects.latest(as_of=moment, models=[model])
+        assert [r.snapshot_id for r in rows] == [original.pk]
