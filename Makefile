@@ -3,10 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
+# Two stamps: `make run` installs only requirements.lock (what production runs); `make test` adds the
+# test tools from requirements-test.lock. Each is redone only when its lock changes.
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 MANAGE := $(PY) manage.py
 
-.PHONY: run test install setup messages lint lock worker beat clean
+.PHONY: run test install install-test setup messages lint lock worker beat clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -15,7 +18,13 @@ $(STAMP): requirements.lock pyproject.toml
 	$(PIP) install --quiet -r requirements.lock
 	touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP) requirements-test.lock
+	$(PIP) install --quiet -r requirements-test.lock
+	touch $(TEST_STAMP)
+
 install: $(STAMP)
+
+install-test: $(TEST_STAMP)
 
 messages: install
 	$(MANAGE) compilemessages --ignore=.venv -v 0
@@ -30,10 +39,10 @@ setup: messages
 run: setup
 	$(MANAGE) runserver 127.0.0.1:8000
 
-lint: install
+lint: install-test
 	$(VENV)/bin/ruff check .
 
-test: messages
+test: install-test messages
 	$(PY) scripts/check_services.py
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
@@ -44,13 +53,20 @@ worker: install
 beat: install
 	$(VENV)/bin/celery -A config beat -l info
 
-# Re-pin every dependency from pyproject.toml into requirements.lock (needs the network).
+# Re-pin every dependency from pyproject.toml (needs the network): the runtime dependencies into
+# requirements.lock, then the `test` extra, held to those same pins, into requirements-test.lock.
 lock:
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
 	.lock-venv/bin/pip install --quiet --upgrade pip
-	.lock-venv/bin/pip install --quiet ".[test]"
-	(echo "# Pinned versions of every package; both README commands install from this file."; \
-	 echo "# Regenerate with: make lock"; .lock-venv/bin/pip freeze --exclude-editable | grep -v llm-benchmarks-cms) > requirements.lock
+	.lock-venv/bin/pip install --quiet .
+	.lock-venv/bin/pip freeze --exclude-editable | grep -v '^llm-benchmarks-cms' > .lock-venv/runtime.txt
+	.lock-venv/bin/pip install --quiet --constraint .lock-venv/runtime.txt ".[test]"
+	(echo "# Pinned versions of what production and \`make run\` install. Regenerate with: make lock"; \
+	 cat .lock-venv/runtime.txt) > requirements.lock
+	(echo "# Pinned test tools, installed on top of requirements.lock by \`make test\`. Regenerate with: make lock"; \
+	 echo "-r requirements.lock"; \
+	 .lock-venv/bin/pip freeze --exclude-editable | grep -v '^llm-benchmarks-cms' | grep -vxFf .lock-venv/runtime.txt) \
+	 > requirements-test.lock
 	rm -rf .lock-venv
 
 clean:

@@ -24,9 +24,7 @@ INSTALLED_APPS = [
     "articles",
     "reviews",
     "editorial",
-    "wagtail.contrib.forms",
     "wagtail.contrib.redirects",
-    "wagtail.contrib.settings",
     "wagtail.contrib.sitemaps",
     "wagtail.contrib.routable_page",
     "wagtail.embeds",
@@ -40,14 +38,12 @@ INSTALLED_APPS = [
     "wagtail",
     "modelcluster",
     "taggit",
-    "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sitemaps",
-    "django.contrib.humanize",
 ]
 
 MIDDLEWARE = [
@@ -76,7 +72,6 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "wagtail.contrib.settings.context_processors.settings",
             ],
         },
     },
