@@ -3,15 +3,16 @@ from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
 from wagtail import urls as wagtail_urls
 from wagtail.admin import urls as wagtailadmin_urls
+from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
-from articles import views as article_views
+from articles.sitemap import PageSitemap
 
 urlpatterns = [
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("sitemap.xml", article_views.sitemap, name="sitemap"),
+    path("sitemap.xml", sitemap, {"sitemaps": {"pages": PageSitemap}}, name="sitemap"),
 ]
 
 if settings.DEBUG:
