@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 MANAGE := $(PY) manage.py
 
-.PHONY: run test install install-test setup messages lint lock worker beat clean
+.PHONY: run test services install install-test setup messages lint lock worker beat clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -42,8 +42,11 @@ run: setup
 lint: install-test
 	$(VENV)/bin/ruff check .
 
-test: install-test messages
-	$(PY) scripts/check_services.py
+# Starts PostgreSQL and Redis, installs Chromium and gettext when missing (one line each), or says what to do.
+services:
+	bash scripts/ensure_services.sh
+
+test: services install-test messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 

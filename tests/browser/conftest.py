@@ -38,7 +38,7 @@ def chromium_path():
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(
             f"Chromium is not installed (looked for {CHROMIUM}). The browser tests drive Debian's Chromium: "
-            "run `apt-get install chromium chromium-driver` (.ci/run does this) or set CHROMIUM_PATH.",
+            "run `apt-get install chromium chromium-driver` (`make test` does this) or set CHROMIUM_PATH.",
             pytrace=False,
         )
     return CHROMIUM
