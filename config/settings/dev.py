@@ -1,6 +1,7 @@
 """Zero-setup development: SQLite, tasks run in-process, nothing else to start."""
 
 from .base import *  # noqa: F401,F403
+from .base import BASE_DIR, CACHE_URL
 from .env import env_bool, env_str
 
 DEBUG = env_bool("DEBUG", True)
@@ -8,3 +9,14 @@ ALLOWED_HOSTS = ["*"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", env_str("CELERY_BROKER_URL") is None)
 CELERY_TASK_EAGER_PROPAGATES = True
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+if not CACHE_URL:
+    # One cache for every process of the dev setup: `manage.py import_snapshot` in another terminal
+    # bumps the data generation that runserver's cached pages are keyed on. A per-process memory
+    # cache would keep serving the old figures until something in runserver itself bumped it.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": env_str("DEV_CACHE_DIR", str(BASE_DIR / "var" / "cache")),
+        }
+    }
