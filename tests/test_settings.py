@@ -7,10 +7,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD_KEY = "k" + "x7#Qm2!pL9zR4vT8wY1uN6bH3jF0dS5aG" * 2
+PRODUCTION_VARIABLES = {"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "CACHE_URL"}
 
 
 def run_manage(args, **env):
-    base = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL"}}
+    base = {k: v for k, v in os.environ.items() if k not in PRODUCTION_VARIABLES}
     base.update(DJANGO_SETTINGS_MODULE="config.settings.production", **env)
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=base, capture_output=True, text=True, timeout=120
@@ -43,10 +44,26 @@ def test_production_check_deploy_is_clean():
         SECRET_KEY=GOOD_KEY,
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        REDIS_URL="redis://127.0.0.1:6379/0",
         ALLOWED_HOSTS="bench.example.com",
     )
     assert result.returncode == 0, result.stderr
     assert "no issues" in result.stdout
+
+
+def test_production_refuses_a_per_process_memory_cache():
+    result = run_manage(
+        ["check"],
+        SECRET_KEY=GOOD_KEY,
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        ALLOWED_HOSTS="bench.example.com",
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip() == (
+        "Configuration error: REDIS_URL (or CACHE_URL) is not set: the web processes and the Celery worker "
+        "need one shared cache; a per-process memory cache would keep serving figures from before a refresh."
+    )
 
 
 def test_unreachable_database_fails_at_start_with_one_line():
@@ -59,6 +76,7 @@ def test_unreachable_database_fails_at_start_with_one_line():
             "SECRET_KEY": GOOD_KEY,
             "DATABASE_URL": "postgres://postgres@127.0.0.1:1/nowhere",
             "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+            "REDIS_URL": "redis://127.0.0.1:6379/0",
             "ALLOWED_HOSTS": "x",
         },
         capture_output=True,
@@ -71,7 +89,7 @@ def test_unreachable_database_fails_at_start_with_one_line():
 
 
 def test_wsgi_start_without_secret_key_is_one_line():
-    env = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL"}}
+    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION_VARIABLES}
     result = subprocess.run(
         [sys.executable, "-c", "import config.wsgi"],
         cwd=ROOT,

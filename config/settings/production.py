@@ -1,9 +1,9 @@
-"""Production: refuses to start without a secret key, PostgreSQL and a broker."""
+"""Production: refuses to start without a secret key, PostgreSQL, a broker and a shared cache."""
 
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F401,F403
-from .base import DATABASES
+from .base import CACHES, DATABASES
 from .env import env_bool, env_int, env_list, env_str
 
 SECRET_KEY = env_str("SECRET_KEY", required=True)
@@ -17,6 +17,14 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS is not set: export ALLOWED_HOSTS=example.com,www.example.com.")
+# Production always runs several processes: gunicorn's workers and the Celery worker, whose refreshes
+# bump the data generation that cached pages are keyed on. With a per-process memory cache each web
+# process would keep serving figures from before a refresh, so one shared cache is required.
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache":
+    raise ImproperlyConfigured(
+        "REDIS_URL (or CACHE_URL) is not set: the web processes and the Celery worker need one shared "
+        "cache; a per-process memory cache would keep serving figures from before a refresh."
+    )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
