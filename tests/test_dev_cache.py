@@ -78,10 +78,22 @@ def get(url):
     raise AssertionError(f"runserver did not answer at {url}")
 
 
-# Committed data, so that runserver and the import (other processes) see it; the serialized rollback
-# brings back the page tree that migrations created once the test's flush has removed it.
+@pytest.fixture(scope="module")
+def migrated_database_afterwards(django_db_setup, django_db_blocker):
+    """Serialized rollback reloads what migrations created (Wagtail's root page) before the test; its
+    flush then empties every table, content types included. Restored here, after that flush (this
+    module's teardown), so that later transactional tests get the database as migrated."""
+    from django.db import connections
+
+    contents = connections["default"]._test_serialized_contents
+    yield
+    with django_db_blocker.unblock():
+        connections["default"].creation.deserialize_db_from_string(contents)
+
+
+# Committed data, so that runserver and the import (other processes) see it.
 @pytest.mark.django_db(transaction=True, serialized_rollback=True)
-def test_cli_import_shows_on_the_page_runserver_serves_at_the_next_request(tmp_path):
+def test_cli_import_shows_on_the_page_runserver_serves_at_the_next_request(migrated_database_afterwards, tmp_path):
     glm = glm_data()
     chart = {
         "type": "bar_chart",
