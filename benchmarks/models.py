@@ -138,6 +138,14 @@ class Source(ReviewedTextMixin):
     url = models.URLField(_("URL"), max_length=500)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.BENCHMARK)
     licence = models.CharField(_("licence"), max_length=200, blank=True)
+    licence_allows_publication = models.BooleanField(
+        _("licence allows publication"),
+        default=True,
+        help_text=_(
+            "Off when the terms do not let these pages publish the data (for example, redistribution needs a "
+            "contract we do not have). The admin then warns wherever the source is used."
+        ),
+    )
     attribution = models.CharField(
         _("required attribution"), max_length=300, blank=True, help_text=_("Shown on every page that shows this source's data.")
     )

@@ -80,6 +80,16 @@ class RefreshConfig(models.Model):
     effort = models.CharField(_("effort recorded on snapshots"), max_length=100, blank=True)
     # ETag / Last-Modified per URL from the last good run, for conditional requests.
     http_validators = models.JSONField(default=dict, blank=True, editable=False)
+    # The upstream's request budget as its last answer stated it (x-ratelimit-* headers):
+    # {"limit": int, "remaining": int, "reset": ISO time, "seen_at": ISO time}.
+    rate_limit = models.JSONField(_("request budget"), default=dict, blank=True, editable=False)
+    next_attempt_after = models.DateTimeField(
+        _("next attempt not before"),
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("Set when the upstream's request budget is spent: scheduled runs wait until it resets."),
+    )
 
     class Meta:
         ordering = ["source__publisher", "source__title"]
@@ -99,6 +109,8 @@ class RefreshConfig(models.Model):
 
     def is_due(self, last_started, now=None):
         now = now or timezone.now()
+        if self.next_attempt_after is not None and now < self.next_attempt_after:
+            return False  # the upstream's request budget resets later; asking now would be refused
         return last_started is None or last_started <= now - self.interval
 
     def clean(self):

@@ -32,7 +32,7 @@ AA_KEY = "aa-test-key-5f0d1c9e-do-not-log"
 
 AA_FREE_PAGE_1 = "/api/v2/language/models/free?page=1"
 AA_FREE_PAGE_2 = "/api/v2/language/models/free?page=2"
-AA_GLM_PROVIDERS = "/api/v2/language/models/glm-5-3/providers"
+AA_GLM_PROVIDERS = "/api/v2/language/models/glm-5-3"  # Commercial tier: the model with its providers
 OPENROUTER_GLM = "/api/v1/models/z-ai/glm-5.3/endpoints"
 LITELLM = "/litellm/model_prices_and_context_window.json"
 
@@ -58,6 +58,8 @@ class Reply:
     delay: float = 0.0  # seconds to sleep before answering (timeouts)
     truncate_at: int | None = None  # send only this many bytes of the body, then close
     barrier: threading.Barrier | None = None  # wait for other requests before answering (races)
+    drip: float = 0.0  # seconds between bytes of the body (a server that answers drop by drop)
+    chunked: bool = False  # no Content-Length: the size is only known while the body streams in
 
 
 class FakeUpstream:
@@ -67,6 +69,7 @@ class FakeUpstream:
     def __init__(self):
         self.routes = {}
         self.requests = []
+        self.bytes_sent = {}  # route -> body bytes written before the client went away
         self.lock = threading.Lock()
         upstream = self
 
@@ -105,11 +108,11 @@ class FakeUpstream:
             ]
 
     def serve_examples(self):
-        self.set(AA_FREE_PAGE_1, example("aa_language_models_free_page1.json"))
-        self.set(AA_FREE_PAGE_2, example("aa_language_models_free_page2.json"))
-        self.set(AA_GLM_PROVIDERS, example("aa_language_model_providers_glm-5-3.json"))
-        self.set(OPENROUTER_GLM, example("openrouter_z-ai_glm-5.3_endpoints.json"))
-        self.set(LITELLM, example("litellm_model_prices_and_context_window.json"))
+        self.set(AA_FREE_PAGE_1, example("synthetic_aa_language_models_free_page1.json"))
+        self.set(AA_FREE_PAGE_2, example("synthetic_aa_language_models_free_page2.json"))
+        self.set(AA_GLM_PROVIDERS, example("synthetic_aa_language_model_glm-5-3_commercial.json"))
+        self.set(OPENROUTER_GLM, example("synthetic_openrouter_z-ai_glm-5.3_endpoints.json"))
+        self.set(LITELLM, example("synthetic_litellm_model_prices_and_context_window.json"))
 
     def hits(self, route):
         return [r for r in self.requests if r["route"] == route or r["path"] == route]
@@ -134,23 +137,47 @@ class FakeUpstream:
                 pass
         if reply.delay:
             time.sleep(reply.delay)
-        body = reply.body.encode()
+        body = reply.body.encode() if isinstance(reply.body, str) else reply.body
         try:
             handler.send_response(reply.status)
             handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(body)))
+            if reply.chunked:
+                handler.send_header("Transfer-Encoding", "chunked")
+            else:
+                handler.send_header("Content-Length", str(len(body)))
             for name, value in reply.headers.items():
                 handler.send_header(name, value)
-            if reply.truncate_at is not None:
+            if reply.truncate_at is not None or reply.drip:
                 handler.send_header("Connection", "close")
             handler.end_headers()
             if reply.status != 304:
-                handler.wfile.write(body if reply.truncate_at is None else body[: reply.truncate_at])
+                self.write_body(handler, route, reply, body)
             handler.wfile.flush()
-            if reply.truncate_at is not None:
+            if reply.truncate_at is not None or reply.drip:
                 handler.close_connection = True
         except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (a timeout test)
+            handler.close_connection = True  # the client gave up (a timeout, a cap, a deadline)
+
+    def write_body(self, handler, route, reply, body):
+        body = body if reply.truncate_at is None else body[: reply.truncate_at]
+        if reply.drip:
+            pieces = [body[i : i + 1] for i in range(len(body))]
+        elif reply.chunked:
+            pieces = [body[i : i + 65536] for i in range(0, len(body), 65536)]
+        else:
+            pieces = [body]
+        for piece in pieces:
+            if reply.chunked:
+                handler.wfile.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+            else:
+                handler.wfile.write(piece)
+            handler.wfile.flush()
+            with self.lock:
+                self.bytes_sent[route] = self.bytes_sent.get(route, 0) + len(piece)
+            if reply.drip:
+                time.sleep(reply.drip)
+        if reply.chunked:
+            handler.wfile.write(b"0\r\n\r\n")
 
 
 @pytest.fixture(name="fake_upstream")

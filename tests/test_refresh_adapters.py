@@ -17,7 +17,7 @@ from benchmarks.ingest.adapters.artificial_analysis import (
     ArtificialAnalysisAdapter,
     ArtificialAnalysisLegacyFileAdapter,
 )
-from benchmarks.ingest.adapters.base import retry_after_seconds
+from benchmarks.ingest.adapters.http_client import retry_after_seconds
 from benchmarks.ingest.adapters.litellm import LiteLLMAdapter
 from benchmarks.ingest.adapters.openrouter import OpenRouterAdapter
 
@@ -60,10 +60,10 @@ def test_artificial_analysis_free_list_reads_every_page_with_the_key_in_the_head
     # Both pages are kept verbatim inside one JSON document, and the key is nowhere in it.
     pages = json.loads(result.raw_payload)["pages"]
     assert pages == [
-        example_json("aa_language_models_free_page1.json"),
-        example_json("aa_language_models_free_page2.json"),
+        example_json("synthetic_aa_language_models_free_page1.json"),
+        example_json("synthetic_aa_language_models_free_page2.json"),
     ]
-    assert example("aa_language_models_free_page2.json") in result.raw_payload
+    assert example("synthetic_aa_language_models_free_page2.json") in result.raw_payload
     assert AA_KEY not in result.raw_payload
 
 
@@ -91,21 +91,56 @@ def test_artificial_analysis_paid_per_provider_rows(fake_upstream):
         "ttfc_median": None,
         "accuracy_index": None,
     }
-    assert result.raw_payload == example("aa_language_model_providers_glm-5-3.json")
+    assert result.raw_payload == example("synthetic_aa_language_model_glm-5-3_commercial.json")
 
 
-def test_artificial_analysis_free_key_keeps_free_data_and_says_per_provider_was_refused(fake_upstream):
-    fake_upstream.set(
-        AA_GLM_PROVIDERS, Reply(403, '{"error": "This endpoint requires a commercial subscription"}')
-    )
+def test_artificial_analysis_free_tier_key_does_not_spend_requests_on_per_provider_data(fake_upstream):
+    result = ArtificialAnalysisAdapter({"models": ["glm-5-3"]}).fetch()
+
+    assert len(result.rows) == 5
+    assert result.notes == [
+        "Per-provider data for glm-5-3 skipped without asking: the key is Free tier and per-provider data "
+        "needs the Artificial Analysis Commercial tier."
+    ]
+    assert fake_upstream.hits(AA_GLM_PROVIDERS) == []
+
+
+@pytest.mark.parametrize(
+    "status, says",
+    [
+        (403, "HTTP 403, per-provider data needs the Artificial Analysis Commercial tier"),
+        (404, "HTTP 404, Artificial Analysis has no model with this slug"),
+    ],
+)
+def test_a_refused_per_provider_request_keeps_the_free_data(fake_upstream, status, says):
+    for route in (AA_FREE_PAGE_1, AA_FREE_PAGE_2):
+        page = json.loads(fake_upstream.routes[route][0].body)
+        page["tier"] = "pro"  # a Pro key reads the free list too, and is refused per-provider data
+        fake_upstream.set(route, json.dumps(page))
+    fake_upstream.set(AA_GLM_PROVIDERS, Reply(status, '{"error": "Commercial access required"}'))
 
     result = ArtificialAnalysisAdapter({"models": ["glm-5-3"]}).fetch()
 
     assert len(result.rows) == 5
     [note] = result.notes
     assert note.startswith("Per-provider data for glm-5-3 skipped: ")
-    assert "HTTP 403, the key does not include the paid per-provider endpoints" in note
+    assert says in note
     assert len(fake_upstream.hits(AA_GLM_PROVIDERS)) == 1  # a refusal is not retried
+
+
+def test_a_pro_answer_without_providers_is_a_note_not_a_failure(fake_upstream):
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
+    body["tier"] = "pro"
+    del body["data"]["providers"]
+    fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
+
+    result = ArtificialAnalysisAdapter({"free_list": False, "models": ["glm-5-3"]}).fetch()
+
+    assert result.rows == []
+    assert result.notes == [
+        "Per-provider data for glm-5-3 skipped: the answer (tier “pro”) has no providers; "
+        "per-provider data needs the Artificial Analysis Commercial tier."
+    ]
 
 
 def test_artificial_analysis_without_a_key_fails_before_any_request(fake_upstream, monkeypatch):
@@ -119,12 +154,12 @@ def test_artificial_analysis_without_a_key_fails_before_any_request(fake_upstrea
 def test_artificial_analysis_legacy_file_reads_zero_as_not_measured(settings):
     settings.REFRESH_FILES_DIR = str(EXAMPLES)
 
-    result = ArtificialAnalysisLegacyFileAdapter({"path": "aa_legacy_data_llms_models.json"}).fetch()
+    result = ArtificialAnalysisLegacyFileAdapter({"path": "synthetic_aa_data_llms_models.json"}).fetch()
 
     rows = by_id(result.rows)
     assert rows[AA_GLM_ID].metrics == {"output_speed_median": Decimal("98.2"), "ttfc_median": Decimal("2.39")}
     assert rows[AA_GPT_OSS_ID].metrics == {"output_speed_median": None, "ttfc_median": None}
-    assert result.raw_payload == example("aa_legacy_data_llms_models.json")
+    assert result.raw_payload == example("synthetic_aa_data_llms_models.json")
 
 
 def test_openrouter_prices_per_token_become_per_million_and_percentiles_may_be_null_or_numbers(fake_upstream):
@@ -162,15 +197,19 @@ def test_litellm_skips_the_sample_spec_and_entries_out_of_scope(fake_upstream):
         rows["deepinfra/openai/gpt-oss-120b"].input_per_m,
         rows["deepinfra/openai/gpt-oss-120b"].output_per_m,
     ) == (Decimal("0.037"), Decimal("0.17"))
-    # gpt-4o, the embedding model and five other hosts' entries are counted, not silently lost
-    assert result.out_of_scope == 7
+    # gpt-4o and the other hosts' entries are counted, not silently lost; so are the rows skipped
+    assert result.out_of_scope == 8
+    assert result.skipped == {
+        "alias of another entry (its target is read under its own key)": 1,
+        "not a text-generation entry (embedding, image, audio, video…)": 1,
+    }
 
 
 def test_litellm_conditional_request_turns_into_not_modified(fake_upstream):
     etag = '"litellm-v1"'
     fake_upstream.set(
         LITELLM,
-        Reply(body=example("litellm_model_prices_and_context_window.json"), headers={"ETag": etag}),
+        Reply(body=example("synthetic_litellm_model_prices_and_context_window.json"), headers={"ETag": etag}),
         Reply(304, headers={"ETag": etag}),
     )
     first = LiteLLMAdapter({}).fetch()
@@ -185,7 +224,7 @@ def test_litellm_conditional_request_turns_into_not_modified(fake_upstream):
 
 # --- schema drift and garbage ------------------------------------------------------------------
 def test_schema_drift_names_the_missing_key_and_where(fake_upstream):
-    page = example_json("aa_language_models_free_page1.json")
+    page = example_json("synthetic_aa_language_models_free_page1.json")
     del page["data"][1]["performance"]["median_output_tokens_per_second"]
     fake_upstream.set(AA_FREE_PAGE_1, json.dumps(page))
 
@@ -197,7 +236,7 @@ def test_schema_drift_names_the_missing_key_and_where(fake_upstream):
 
 
 def test_schema_drift_wrong_type(fake_upstream):
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["data"]["endpoints"][0]["throughput_last_30m"] = ["164.3"]
     fake_upstream.set(OPENROUTER_GLM, json.dumps(body))
 
@@ -218,7 +257,7 @@ def test_malformed_json_is_reported_with_its_position(fake_upstream):
 
 
 def test_a_body_cut_short_is_reported_as_truncated(fake_upstream):
-    text = example("openrouter_z-ai_glm-5.3_endpoints.json")
+    text = example("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     fake_upstream.set(OPENROUTER_GLM, Reply(body=text, truncate_at=len(text) // 2))
 
     with pytest.raises(UpstreamUnavailable, match=r"\(truncated body\); gave up after 2 attempts"):
@@ -227,7 +266,7 @@ def test_a_body_cut_short_is_reported_as_truncated(fake_upstream):
 
 
 def test_valid_json_that_stops_early_is_reported_as_truncated(fake_upstream):
-    text = example("litellm_model_prices_and_context_window.json")
+    text = example("synthetic_litellm_model_prices_and_context_window.json")
     fake_upstream.set(LITELLM, text[: len(text) // 2])  # the server itself sent a short body
 
     with pytest.raises(MalformedPayload, match="truncated"):
@@ -237,13 +276,13 @@ def test_valid_json_that_stops_early_is_reported_as_truncated(fake_upstream):
 # --- HTTP behaviour -----------------------------------------------------------------------------
 def test_server_error_is_retried_with_backoff_then_succeeds(fake_upstream):
     fake_upstream.set(
-        LITELLM, Reply(503, "busy"), Reply(body=example("litellm_model_prices_and_context_window.json"))
+        LITELLM, Reply(503, "busy"), Reply(body=example("synthetic_litellm_model_prices_and_context_window.json"))
     )
 
     result = LiteLLMAdapter({}).fetch()
 
     assert len(fake_upstream.hits(LITELLM)) == 2
-    assert result.notes == ["Waited 0.1 s for the upstream (retries / Retry-After)."]
+    assert "Waited 0.1 s for the upstream (retries / Retry-After)." in result.notes
 
 
 def test_server_error_every_time_gives_up_with_the_status(fake_upstream):
@@ -272,7 +311,7 @@ def test_429_waits_as_long_as_retry_after_says_then_retries(fake_upstream):
     fake_upstream.set(
         AA_FREE_PAGE_2,
         Reply(429, '{"error": "rate limit"}', headers={"Retry-After": "1"}),
-        Reply(body=example("aa_language_models_free_page2.json")),
+        Reply(body=example("synthetic_aa_language_models_free_page2.json")),
     )
 
     result = ArtificialAnalysisAdapter({}).fetch()

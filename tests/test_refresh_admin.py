@@ -254,7 +254,7 @@ def test_dashboard_lists_changed_figures_and_the_articles_that_show_them(world, 
 
 
 def test_dashboard_says_when_refreshes_failed(world, fake_upstream, editor_client):
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     body["data"]["providers"][0]["performance"]["median_output_tokens_per_second"] = -1
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
     run_refresh(world.aa_providers.pk)

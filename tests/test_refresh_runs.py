@@ -74,7 +74,7 @@ def test_a_changed_upstream_writes_one_published_snapshot_with_its_measurements_
     assert run.status == RefreshRun.Status.CHANGED, run.error
     snapshot = run.snapshot
     assert snapshot.status == Snapshot.Status.PUBLISHED and run.published
-    assert snapshot.raw_payload == example("aa_language_model_providers_glm-5-3.json")
+    assert snapshot.raw_payload == example("synthetic_aa_language_model_glm-5-3_commercial.json")
     assert (snapshot.workload, snapshot.effort) == ("10,000-token input", "Max")
     values = values_of(snapshot)
     assert values[(world.glm["Baseten (Fast)"].pk, "output_speed_median")] == Decimal("283.4")
@@ -119,7 +119,7 @@ def test_the_same_data_again_is_unchanged_and_writes_nothing(world, fake_upstrea
 
 def test_volatile_upstream_fields_do_not_make_a_new_snapshot(world, fake_upstream, refresh):
     refresh(world.openrouter)
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["data"]["created"] = 1790300000  # metadata we do not read
     fake_upstream.set(OPENROUTER_GLM, json.dumps(body, indent=4))
 
@@ -204,13 +204,20 @@ def test_litellm_prices_per_token_become_current_prices_per_million(world, fake_
     assert (groq.input_per_m, groq.output_per_m, groq.currency) == (Decimal("0.15"), Decimal("0.6"), "USD")
     assert groq.effective_date == timezone.localdate() and groq.source == world.litellm
     assert run.snapshot.measurements.count() == 0
-    assert "2 upstream rows are outside this source's parameters" in run.notes
+    assert "1 upstream rows are outside this source's parameters" in run.notes
+    assert "1 rows skipped: not a text-generation entry" in run.notes
+    assert "1 rows skipped: alias of another entry" in run.notes
+    assert "1 rows skipped: no per-token price" in run.notes
+    # The Fireworks model listed under two keys is one row, placed by the mapping of its long key.
+    flash = current[world.flash_fireworks.pk]
+    assert (flash.input_per_m, flash.output_per_m) == (Decimal("0.15"), Decimal("0.5"))
+    assert run.unmapped_rows == 0
 
 
 def test_conditional_request_304_records_unchanged_without_parsing(world, fake_upstream, refresh):
     fake_upstream.set(
         LITELLM,
-        Reply(body=example("litellm_model_prices_and_context_window.json"), headers={"ETag": '"v1"'}),
+        Reply(body=example("synthetic_litellm_model_prices_and_context_window.json"), headers={"ETag": '"v1"'}),
         Reply(304, headers={"ETag": '"v1"'}),
     )
     refresh(world.litellm)
@@ -245,13 +252,13 @@ def test_http_500_fails_the_run(world, fake_upstream, refresh):
 
 def test_timeout_fails_the_run(world, fake_upstream, refresh):
     fake_upstream.set(
-        OPENROUTER_GLM, Reply(body=example("openrouter_z-ai_glm-5.3_endpoints.json"), delay=1.2)
+        OPENROUTER_GLM, Reply(body=example("synthetic_openrouter_z-ai_glm-5.3_endpoints.json"), delay=1.2)
     )
     fail_and_check(refresh, world.openrouter, "no answer within 0.5 s (timeout); gave up after 2 attempts")
 
 
 def test_truncated_body_fails_the_run(world, fake_upstream, refresh):
-    text = example("aa_language_model_providers_glm-5-3.json")
+    text = example("synthetic_aa_language_model_glm-5-3_commercial.json")
     fake_upstream.set(AA_GLM_PROVIDERS, Reply(body=text, truncate_at=400))
     fail_and_check(refresh, world.aa_providers, "(truncated body)")
 
@@ -259,13 +266,13 @@ def test_truncated_body_fails_the_run(world, fake_upstream, refresh):
 def test_malformed_json_fails_the_run(world, fake_upstream, refresh):
     fake_upstream.set(
         AA_GLM_PROVIDERS,
-        example("aa_language_model_providers_glm-5-3.json").replace('"id": "zai",', '"id": zai,'),
+        example("synthetic_aa_language_model_glm-5-3_commercial.json").replace('"id": "zai",', '"id": zai,'),
     )
     fail_and_check(refresh, world.aa_providers, "providers of glm-5-3: not valid JSON at line")
 
 
 def test_schema_drift_fails_the_run(world, fake_upstream, refresh):
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     for item in body["data"]["providers"]:
         item["perf"] = item.pop("performance")
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
@@ -277,7 +284,7 @@ def test_schema_drift_fails_the_run(world, fake_upstream, refresh):
 
 
 def test_negative_speed_fails_the_run_naming_the_row(world, fake_upstream, refresh):
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     body["data"]["providers"][1]["performance"]["median_output_tokens_per_second"] = -164.3
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
     fail_and_check(
@@ -288,14 +295,14 @@ def test_negative_speed_fails_the_run_naming_the_row(world, fake_upstream, refre
 
 
 def test_percentage_out_of_range_fails_the_run(world, fake_upstream, refresh):
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     body["data"]["providers"][4]["endpoint_accuracy_index"] = 9874
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
     fail_and_check(refresh, world.aa_providers, "must be between 0 and 100 (got 9874)")
 
 
 def test_price_jump_beyond_the_factor_fails_the_run(world, fake_upstream, refresh):
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     body["data"]["providers"][0]["pricing"]["price_1m_output_tokens"] = 66.0  # 6.60 -> 66.00
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
     fail_and_check(
@@ -308,7 +315,7 @@ def test_price_jump_beyond_the_factor_fails_the_run(world, fake_upstream, refres
 
 def test_price_jump_factor_is_a_per_source_setting(world, fake_upstream, refresh):
     RefreshConfig.objects.filter(source=world.aa_providers).update(max_price_jump_factor=Decimal("20"))
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     body["data"]["providers"][0]["pricing"]["price_1m_output_tokens"] = 66.0
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
 
@@ -320,14 +327,14 @@ def test_price_jump_factor_is_a_per_source_setting(world, fake_upstream, refresh
 
 
 def test_negative_price_fails_the_run(world, fake_upstream, refresh):
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["data"]["endpoints"][1]["pricing"]["completion"] = "-0.0000044"
     fake_upstream.set(OPENROUTER_GLM, json.dumps(body))
     fail_and_check(refresh, world.openrouter, "the output price cannot be negative (got -4.4 per 1M tokens)")
 
 
 def test_all_problems_are_listed_at_once(world, fake_upstream, refresh):
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     for item in body["data"]["providers"][:3]:
         item["performance"]["median_time_to_first_token_seconds"] = -1
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
@@ -351,7 +358,7 @@ def test_429_with_retry_after_is_waited_out_and_the_run_succeeds(world, fake_ups
     fake_upstream.set(
         AA_GLM_PROVIDERS,
         Reply(429, '{"error": "Too many requests"}', headers={"Retry-After": "1"}),
-        Reply(body=example("aa_language_model_providers_glm-5-3.json")),
+        Reply(body=example("synthetic_aa_language_model_glm-5-3_commercial.json")),
     )
 
     run = refresh(world.aa_providers)
@@ -389,7 +396,7 @@ def test_the_api_key_is_never_logged_or_recorded(world, fake_upstream, caplog, r
 
 def test_a_second_price_change_on_the_same_day_is_refused_not_overwritten(world, fake_upstream, refresh):
     refresh(world.openrouter)
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["data"]["endpoints"][0]["pricing"]["prompt"] = "0.0000012"
     fake_upstream.set(OPENROUTER_GLM, json.dumps(body))
 
@@ -425,7 +432,7 @@ def test_two_refreshes_of_one_source_at_once_make_one_snapshot(fake_upstream):
     world = build_world()
     # Both requests are held until both have arrived, so both runs have their data before either writes.
     barrier = threading.Barrier(2)
-    body = example("aa_language_model_providers_glm-5-3.json")
+    body = example("synthetic_aa_language_model_glm-5-3_commercial.json")
     fake_upstream.set(AA_GLM_PROVIDERS, Reply(body=body, barrier=barrier))
     runs = []
 
@@ -449,7 +456,7 @@ def test_two_refreshes_of_one_source_at_once_make_one_snapshot(fake_upstream):
 # --- the reader's view --------------------------------------------------------------------------
 def test_a_refreshed_price_is_the_current_price_without_any_manual_step(world, fake_upstream, refresh):
     refresh(world.openrouter)
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["data"]["endpoints"][0]["pricing"].update(prompt="0.0000011", completion="0.0000039")
     fake_upstream.set(OPENROUTER_GLM, json.dumps(body))
     tomorrow = timezone.localdate() + datetime.timedelta(days=1)
@@ -513,7 +520,7 @@ def test_refreshed_price_appears_on_the_article_page_with_no_manual_step(
         return text[start : text.index("</tr>", start)]
 
     assert "$1.40 / $4.40" in together_row()  # rendered (and cached) before the refresh
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["data"]["endpoints"][0]["pricing"].update(prompt="0.0000011", completion="0.0000039")
     fake_upstream.set(OPENROUTER_GLM, json.dumps(body))
 

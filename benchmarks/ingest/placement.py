@@ -8,6 +8,7 @@ import json
 import os
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Count, Max
 
 from ..metrics import get_metric
@@ -46,9 +47,11 @@ class Placed:
 
 
 def scrub(text):
-    """Belt and braces: the API key must never reach the run log, whatever an exception said."""
-    key = os.environ.get(API_KEY_ENV, "").strip()
-    return text.replace(key, "***") if key and text else text
+    """Belt and braces: API keys must never reach the run log, whatever an exception said."""
+    for key in (os.environ.get(API_KEY_ENV, "").strip(), (settings.OPENROUTER_API_KEY or "").strip()):
+        if key and text:
+            text = text.replace(key, "***")
+    return text
 
 
 def money(value):
@@ -72,10 +75,11 @@ def mapping_version(upstream):
 
 def place_rows(upstream, rows):
     """Resolve every row through the editor-managed mapping, in two queries whatever the row count."""
+    identifiers = [row.upstream_id for row in rows] + [alias for row in rows for alias in row.aliases]
     mappings = {
         mapping.upstream_id: mapping
         for mapping in UpstreamMapping.objects.filter(
-            upstream=upstream, upstream_id__in=[row.upstream_id for row in rows]
+            upstream=upstream, upstream_id__in=identifiers
         ).select_related("endpoint__provider", "endpoint__model", "provider", "model")
     }
     pairs = {
@@ -89,7 +93,8 @@ def place_rows(upstream, rows):
             standard[(endpoint.provider_id, endpoint.model_id)] = endpoint
     placed = []
     for row in rows:
-        mapping = mappings.get(row.upstream_id)
+        # A row read under several upstream keys (LiteLLM) is placed by a mapping on any of them.
+        mapping = next((mappings[key] for key in (row.upstream_id, *row.aliases) if key in mappings), None)
         if mapping is None:
             placed.append(Placed(row, reason="no mapping for this identifier"))
         elif mapping.ignored:

@@ -10,13 +10,23 @@ import logging
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from ..cache import bump_data_generation
 from ..models import Measurement, Price, Snapshot, Source
 from ..refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow
-from .adapters import ConfigurationError, RefreshError, get_adapter_class
+from .adapters import (
+    ConfigurationError,
+    Deadline,
+    RateLimit,
+    RateLimitBudgetSpent,
+    RefreshError,
+    UpstreamUnavailable,
+    get_adapter_class,
+)
 from .placement import (
     RunRejected,
     check_values,
@@ -60,6 +70,7 @@ class Refresh:
         self.source = config.source
         self.run = run
         self.notes = []
+        self.adapter = None
 
     def progress(self, message):
         RefreshRun.objects.filter(pk=self.run.pk).update(progress=str(message)[:200])
@@ -69,10 +80,17 @@ class Refresh:
         version = mapping_version(config.upstream)
         stored = config.http_validators or {}
         validators = stored.get("urls", {}) if stored.get("mapping_version") == version else {}
-        adapter = get_adapter_class(config.adapter)(
-            config.params, validators=validators, progress=self.progress
+        self.adapter = get_adapter_class(config.adapter)(
+            config.params,
+            validators=validators,
+            progress=self.progress,
+            deadline=Deadline(settings.REFRESH_RUN_DEADLINE),
+            rate_limit=RateLimit.from_json(config.rate_limit),
         )
-        result = adapter.fetch()
+        try:
+            result = self.adapter.fetch()
+        finally:
+            self.remember_budget()
         self.notes += result.notes
         if result.out_of_scope:
             self.notes.append(
@@ -86,6 +104,16 @@ class Refresh:
 
         self.progress(f"Checking {len(result.rows)} rows")
         placed = place_rows(config.upstream, result.rows)
+        if not any(p.endpoint is not None for p in placed):
+            # Nothing to publish: a snapshot of rows nobody can place would only hold the raw payload.
+            self.run.rows_read = len(result.rows)
+            self.record_unmapped(placed)
+            raise RunRejected(
+                [
+                    f"none of the {len(result.rows)} upstream rows is mapped to one of our endpoints, so no "
+                    "snapshot was made; map them under Data refresh → Unmapped upstream rows"
+                ]
+            )
         problems = check_values(placed)
         if problems:
             raise RunRejected(problems)
@@ -119,7 +147,6 @@ class Refresh:
                 + f"; {self.run.rows_changed} figures changed."
             )
         return self.finish(status, message)
-
 
     # --- writing (inside the transaction) ---------------------------------------------------
     def write(self, placed, result, checksum):
@@ -157,7 +184,9 @@ class Refresh:
             # raw_payload deferred: a day's earlier snapshots can be large, and only their status is read.
             same_day={
                 p.endpoint_id: p
-                for p in Price.objects.filter(source=self.source, effective_date=today, endpoint_id__in=endpoint_ids)
+                for p in Price.objects.filter(
+                    source=self.source, effective_date=today, endpoint_id__in=endpoint_ids
+                )
                 .select_related("snapshot", "endpoint__provider", "endpoint__model")
                 .defer("snapshot__raw_payload")
             },
@@ -245,7 +274,6 @@ class Refresh:
             price.snapshot = snapshot
         Price.objects.bulk_create(plan.prices)
 
-
     @staticmethod
     def change(endpoint, label, what, old, new):
         return {
@@ -280,7 +308,17 @@ class Refresh:
         upstream = self.config.upstream
         now = timezone.now()
         unmapped = {p.row.upstream_id: p for p in placed if p.endpoint is None and not p.ignored}
-        mapped_ids = [p.row.upstream_id for p in placed if p.endpoint is not None or p.ignored]
+        mapped_ids = [
+            key
+            for p in placed
+            if p.endpoint is not None or p.ignored
+            for key in (p.row.upstream_id, *p.row.aliases)
+        ]
+        total_unmapped = len(unmapped)
+        limit = settings.REFRESH_MAX_UNMAPPED_STORED
+        if total_unmapped > limit:
+            # A list nobody can read helps nobody and can fill the database: keep the first rows, count the rest.
+            unmapped = dict(sorted(unmapped.items())[:limit])
         UnmappedUpstreamRow.objects.filter(upstream=upstream, upstream_id__in=mapped_ids).delete()
         existing = {
             row.upstream_id: row
@@ -312,12 +350,41 @@ class Refresh:
         UnmappedUpstreamRow.objects.bulk_update(
             updated, ["upstream_name", "reason", "source", "last_run", "last_seen", "sample", "times_seen"]
         )
-        self.run.unmapped_rows = len(unmapped)
+        self.run.unmapped_rows = total_unmapped
         ignored = sum(1 for p in placed if p.ignored)
         if unmapped:
-            self.notes.append(f"{len(unmapped)} rows have no mapping yet: see Unmapped upstream rows.")
+            self.notes.append(f"{total_unmapped} rows have no mapping yet: see Unmapped upstream rows.")
+        if total_unmapped > len(unmapped):
+            self.notes.append(
+                f"Only the first {len(unmapped)} unmapped rows were stored (REFRESH_MAX_UNMAPPED_STORED); "
+                f"{total_unmapped - len(unmapped)} more were counted, not stored."
+            )
         if ignored:
             self.notes.append(f"{ignored} rows are marked “not ours” in the mapping table.")
+
+    def remember_budget(self, error=None):
+        """Keep the upstream's request budget on the settings (the admin shows it) and, when it is
+        spent, hold scheduled runs until it resets instead of knocking every few minutes."""
+        budget = self.adapter.rate_limit if self.adapter is not None else None
+        if budget is None:
+            return
+        now = timezone.now()
+        spent = (
+            isinstance(error, RateLimitBudgetSpent)
+            or (isinstance(error, UpstreamUnavailable) and error.status == 429)
+            or (budget.remaining is not None and budget.remaining <= settings.REFRESH_RATE_LIMIT_RESERVE)
+        )
+        next_attempt = budget.reset if spent and budget.reset and budget.reset > now else None
+        RefreshConfig.objects.filter(pk=self.config.pk).update(
+            rate_limit=budget.as_json(), next_attempt_after=next_attempt
+        )
+        if next_attempt is not None:
+            note = (
+                f"Request budget: {budget.describe()}; scheduled runs wait until "
+                f"{timezone.localtime(next_attempt):%Y-%m-%d %H:%M}."
+            )
+            if note not in self.notes:
+                self.notes.append(note)
 
     def remember_validators(self, validators, version):
         RefreshConfig.objects.filter(pk=self.config.pk).update(
@@ -357,7 +424,16 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
             raise ConfigurationError("this source has no refresh settings")
         return refresh.execute()
     except RefreshError as exc:
+        if refresh is not None:
+            refresh.remember_budget(exc)
         return fail(run, str(exc), refresh.notes if refresh else [])
+    except SoftTimeLimitExceeded:
+        return fail(
+            run,
+            "stopped by the refresh task's time limit (REFRESH_TASK_SOFT_TIME_LIMIT, "
+            f"{settings.REFRESH_TASK_SOFT_TIME_LIMIT} s); nothing was written",
+            refresh.notes if refresh else [],
+        )
     except Exception as exc:  # the run must be recorded whatever went wrong
         log.exception("refresh of source %s failed unexpectedly", source_id)
         return fail(

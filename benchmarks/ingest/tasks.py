@@ -2,6 +2,7 @@ import logging
 import socket
 
 from celery import shared_task
+from django.conf import settings
 
 from ..models import WorkerHeartbeat
 from ..refresh_models import Adapter, RefreshRun
@@ -15,6 +16,14 @@ def heartbeat(worker_label=None):
     beat = WorkerHeartbeat.objects.create(worker=worker_label or socket.gethostname())
     log.info("worker heartbeat %s from %s", beat.pk, beat.worker)
     return beat.pk
+
+
+# A run has its own deadline (REFRESH_RUN_DEADLINE); these limits stop a task that runs past it anyway
+# (a database that hangs, a bug): the soft limit records the run as failed, the hard one ends the process.
+REFRESH_LIMITS = {
+    "soft_time_limit": settings.REFRESH_TASK_SOFT_TIME_LIMIT,
+    "time_limit": settings.REFRESH_TASK_TIME_LIMIT,
+}
 
 
 def refresh_sources(adapters, source_id=None, run_id=None):
@@ -31,7 +40,7 @@ def refresh_sources(adapters, source_id=None, run_id=None):
     return [run_refresh(config.source_id).pk for config in due_configs(adapters)]
 
 
-@shared_task(name="benchmarks.tasks.refresh_artificial_analysis")
+@shared_task(name="benchmarks.tasks.refresh_artificial_analysis", **REFRESH_LIMITS)
 def refresh_artificial_analysis(source_id=None, run_id=None):
     return refresh_sources(
         [Adapter.ARTIFICIAL_ANALYSIS, Adapter.ARTIFICIAL_ANALYSIS_LEGACY_FILE],
@@ -40,11 +49,11 @@ def refresh_artificial_analysis(source_id=None, run_id=None):
     )
 
 
-@shared_task(name="benchmarks.tasks.refresh_openrouter")
+@shared_task(name="benchmarks.tasks.refresh_openrouter", **REFRESH_LIMITS)
 def refresh_openrouter(source_id=None, run_id=None):
     return refresh_sources([Adapter.OPENROUTER], source_id=source_id, run_id=run_id)
 
 
-@shared_task(name="benchmarks.tasks.refresh_litellm")
+@shared_task(name="benchmarks.tasks.refresh_litellm", **REFRESH_LIMITS)
 def refresh_litellm(source_id=None, run_id=None):
     return refresh_sources([Adapter.LITELLM], source_id=source_id, run_id=run_id)

@@ -163,6 +163,16 @@ REFRESH_HTTP_TIMEOUT = env_int("REFRESH_HTTP_TIMEOUT", 20)  # seconds, per reque
 REFRESH_HTTP_ATTEMPTS = env_int("REFRESH_HTTP_ATTEMPTS", 3)
 REFRESH_HTTP_BACKOFF = env_int("REFRESH_HTTP_BACKOFF", 2)  # seconds before the 2nd attempt, doubling after
 REFRESH_MAX_RETRY_AFTER = env_int("REFRESH_MAX_RETRY_AFTER", 120)  # longest Retry-After a run waits
+# Limits that keep one upstream from holding a worker or filling the database (docs/upstreams.md).
+REFRESH_MAX_BODY_BYTES = env_int("REFRESH_MAX_BODY_BYTES", 20 * 1024 * 1024)  # per response, while streaming
+REFRESH_RUN_DEADLINE = env_int("REFRESH_RUN_DEADLINE", 300)  # seconds for all requests of one run
+REFRESH_MAX_UNMAPPED_STORED = env_int("REFRESH_MAX_UNMAPPED_STORED", 500)  # per run; the rest is counted
+REFRESH_RATE_LIMIT_RESERVE = env_int("REFRESH_RATE_LIMIT_RESERVE", 2)  # requests a run never spends
+# Celery limits of the refresh tasks; one task may run several sources one after another.
+REFRESH_TASK_SOFT_TIME_LIMIT = env_int("REFRESH_TASK_SOFT_TIME_LIMIT", 900)
+REFRESH_TASK_TIME_LIMIT = env_int("REFRESH_TASK_TIME_LIMIT", 960)
+# Sent as "Authorization: Bearer"; without it OpenRouter publishes no latency or throughput.
+OPENROUTER_API_KEY = env_str("OPENROUTER_API_KEY", "")
 
 REDIS_URL = env_str("REDIS_URL", None)
 CACHE_URL = env_str("CACHE_URL", REDIS_URL)

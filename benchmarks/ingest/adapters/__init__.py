@@ -3,15 +3,18 @@
 from .artificial_analysis import ArtificialAnalysisAdapter, ArtificialAnalysisLegacyFileAdapter
 from .base import (
     ConfigurationError,
+    DeadlineExceeded,
     FetchResult,
     ImpossibleValue,
     MalformedPayload,
+    PayloadTooLarge,
+    RateLimitBudgetSpent,
     RefreshError,
     SchemaChanged,
-    UpstreamClient,
     UpstreamRow,
     UpstreamUnavailable,
 )
+from .http_client import Deadline, RateLimit, UpstreamClient
 from .litellm import LiteLLMAdapter
 from .openrouter import OpenRouterAdapter
 
@@ -36,9 +39,14 @@ def get_adapter_class(name):
 __all__ = [
     "ADAPTERS",
     "ConfigurationError",
+    "Deadline",
+    "DeadlineExceeded",
     "FetchResult",
     "ImpossibleValue",
     "MalformedPayload",
+    "PayloadTooLarge",
+    "RateLimit",
+    "RateLimitBudgetSpent",
     "RefreshError",
     "SchemaChanged",
     "UpstreamClient",

@@ -1,19 +1,12 @@
 """What every upstream adapter shares: the failures a run can end in, the rows an adapter hands to the
-refresh, and an HTTP client with timeouts, retries, Retry-After and conditional requests."""
+refresh, and the adapter base class. The HTTP client lives in http_client.py."""
 
-import email.utils
 import json
-import logging
-import time
+from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import Decimal
 from urllib.parse import urlsplit
-
-import httpx
-from django.conf import settings
-
-log = logging.getLogger(__name__)
 
 
 # --- failures ---------------------------------------------------------------------------------
@@ -47,6 +40,24 @@ class ConfigurationError(RefreshError):
     kind = "configuration"
 
 
+class PayloadTooLarge(RefreshError):
+    kind = "size"
+
+
+class DeadlineExceeded(RefreshError):
+    kind = "deadline"
+
+
+class RateLimitBudgetSpent(RefreshError):
+    """The upstream's request budget would be spent: the run stops and waits for the reset."""
+
+    kind = "rate_limit"
+
+    def __init__(self, message, rate_limit=None):
+        super().__init__(message)
+        self.rate_limit = rate_limit
+
+
 # --- what adapters return ---------------------------------------------------------------------
 @dataclass
 class UpstreamRow:
@@ -59,6 +70,8 @@ class UpstreamRow:
     input_per_m: Decimal | None = None
     output_per_m: Decimal | None = None
     currency: str = "USD"
+    # Other upstream identifiers that name the same thing (LiteLLM keys); a mapping on any of them places the row.
+    aliases: tuple = ()
 
     @property
     def has_price(self):
@@ -88,160 +101,21 @@ class FetchResult:
     validators: dict = field(default_factory=dict)  # url -> {"etag": ..., "last_modified": ...}
     not_modified: bool = False
     out_of_scope: int = 0  # rows the source's parameters leave out (counted, never silently lost)
+    skipped: Counter = field(default_factory=Counter)  # reason -> rows read but not usable (counted)
     notes: list = field(default_factory=list)
+    pages: int = 0  # documents read
+
+    def skip(self, reason, count=1):
+        self.skipped[reason] += count
+
+    def skipped_notes(self):
+        return [f"{count} rows skipped: {reason}." for reason, count in sorted(self.skipped.items())]
 
 
-# --- HTTP -------------------------------------------------------------------------------------
 def describe(url):
     """Host and path only: query strings can carry parameters nobody needs in a run log."""
     parts = urlsplit(str(url))
     return f"{parts.netloc}{parts.path}"
-
-
-def retry_after_seconds(value, now=None):
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date), or None."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return max(0.0, (moment - (now or datetime.now(UTC))).total_seconds())
-
-
-@dataclass
-class FetchedDocument:
-    url: str
-    status: int
-    text: str
-    etag: str = ""
-    last_modified: str = ""
-
-    @property
-    def not_modified(self):
-        return self.status == 304
-
-    def validators(self):
-        found = {}
-        if self.etag:
-            found["etag"] = self.etag
-        if self.last_modified:
-            found["last_modified"] = self.last_modified
-        return found
-
-
-class UpstreamClient:
-    """GET with a timeout on every call, retries with exponential backoff on timeouts, dropped
-    connections and 5xx, Retry-After honoured on 429 (up to a cap), and If-None-Match /
-    If-Modified-Since when the caller has validators from a previous good run."""
-
-    def __init__(
-        self, headers=None, timeout=None, attempts=None, backoff=None, max_retry_after=None, sleep=time.sleep
-    ):
-        self.timeout = float(timeout if timeout is not None else settings.REFRESH_HTTP_TIMEOUT)
-        self.attempts = max(1, int(attempts if attempts is not None else settings.REFRESH_HTTP_ATTEMPTS))
-        self.backoff = float(backoff if backoff is not None else settings.REFRESH_HTTP_BACKOFF)
-        self.max_retry_after = float(
-            max_retry_after if max_retry_after is not None else settings.REFRESH_MAX_RETRY_AFTER
-        )
-        self.sleep = sleep
-        self.waits = []  # seconds slept between attempts, for the run notes and tests
-        self._client = httpx.Client(
-            headers={
-                "Accept": "application/json",
-                "User-Agent": "llm-benchmarks-cms refresh",
-                **(headers or {}),
-            },
-            timeout=httpx.Timeout(self.timeout),
-            follow_redirects=True,
-        )
-
-    def close(self):
-        self._client.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def get(self, url, params=None, validators=None, refused=None):
-        """Return a FetchedDocument (status 200 or 304) or raise UpstreamUnavailable.
-
-        `refused` maps 4xx status codes to the explanation editors should read (e.g. 403 → the key
-        lacks the paid tier); other 4xx are reported with their code.
-        """
-        conditional = {}
-        if validators:
-            if validators.get("etag"):
-                conditional["If-None-Match"] = validators["etag"]
-            if validators.get("last_modified"):
-                conditional["If-Modified-Since"] = validators["last_modified"]
-        where = describe(url)
-        problem = ""
-        for attempt in range(1, self.attempts + 1):
-            wait = None
-            try:
-                response = self._client.get(url, params=params, headers=conditional)
-            except httpx.TimeoutException:
-                problem = f"no answer within {self.timeout:g} s (timeout)"
-            except httpx.RemoteProtocolError:
-                problem = "the connection closed before the whole response arrived (truncated body)"
-            except httpx.TransportError as exc:
-                problem = f"could not connect ({exc.__class__.__name__})"
-            else:
-                status = response.status_code
-                if status in (200, 304):
-                    return FetchedDocument(
-                        url=str(response.url),
-                        status=status,
-                        text=response.text if status == 200 else "",
-                        etag=response.headers.get("ETag", ""),
-                        last_modified=response.headers.get("Last-Modified", ""),
-                    )
-                if status == 429:
-                    asked = retry_after_seconds(response.headers.get("Retry-After"))
-                    if asked is not None and asked > self.max_retry_after:
-                        raise UpstreamUnavailable(
-                            f"{where}: rate limited (HTTP 429); the upstream asks to wait {asked:g} s, "
-                            f"more than the {self.max_retry_after:g} s a run waits",
-                            status=429,
-                        )
-                    problem = "rate limited (HTTP 429)"
-                    wait = asked
-                elif status >= 500:
-                    problem = f"HTTP {status} (server error)"
-                elif 200 < status < 300:
-                    raise UpstreamUnavailable(f"{where}: unexpected HTTP {status} without a usable body")
-                else:
-                    explanation = (refused or {}).get(status) or {
-                        401: "the API key is missing or was refused",
-                        403: "access denied",
-                        404: "not found: check the source's upstream parameters",
-                    }.get(status, "request refused")
-                    raise UpstreamUnavailable(f"{where}: HTTP {status}, {explanation}", status=status)
-            if attempt == self.attempts:
-                break
-            if wait is None:
-                wait = self.backoff * (2 ** (attempt - 1))
-            log.info(
-                "refresh: %s: %s; retrying in %.2f s (attempt %s of %s)",
-                where,
-                problem,
-                wait,
-                attempt + 1,
-                self.attempts,
-            )
-            self.waits.append(wait)
-            self.sleep(wait)
-        raise UpstreamUnavailable(f"{where}: {problem}; gave up after {self.attempts} attempts")
 
 
 def parse_json(document, label):
@@ -251,7 +125,8 @@ def parse_json(document, label):
     try:
         return json.loads(document.text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
-        truncated = exc.pos >= len(document.text.rstrip()) - 1
+        # A string that never closes runs to the end of the body: also a body cut short.
+        truncated = exc.pos >= len(document.text.rstrip()) - 1 or exc.msg.startswith("Unterminated string")
         hint = " (the body ends early: truncated)" if truncated else ""
         raise MalformedPayload(
             f"{label}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}{hint}"
@@ -271,11 +146,48 @@ class BaseAdapter:
     # Adapters that fetch one document can skip the whole run on 304 Not Modified.
     conditional = False
 
-    def __init__(self, params, validators=None, progress=None, client_factory=UpstreamClient):
+    def __init__(
+        self, params, validators=None, progress=None, client_factory=None, deadline=None, rate_limit=None
+    ):
+        from .http_client import UpstreamClient
+
         self.params = params or {}
         self.validators = validators or {}
         self.progress = progress or (lambda message: None)
-        self.client_factory = client_factory
+        self.client_factory = client_factory or UpstreamClient
+        self.deadline = deadline
+        self.initial_rate_limit = rate_limit  # the budget the last run saw
+        self.clients = []
+
+    def open_client(self, **kwargs):
+        """A client bound to this run's deadline and request budget (kept to read what it learned)."""
+        rate_limit = self.rate_limit
+        client = self.client_factory(deadline=self.deadline, rate_limit=rate_limit, **kwargs)
+        self.clients.append(client)
+        return client
+
+    @property
+    def rate_limit(self):
+        """The newest request budget any of this run's answers announced."""
+        for client in reversed(self.clients):
+            if client.rate_limit is not None:
+                return client.rate_limit
+        return self.initial_rate_limit
+
+    @property
+    def client_notes(self):
+        notes = []
+        for client in self.clients:
+            notes += [note for note in client.notes if note not in notes]
+        return notes
+
+    def finish(self, result):
+        """Notes every adapter adds: waits, skipped rows, credentials withheld on a redirect."""
+        waits = sum(sum(client.waits) for client in self.clients)
+        if waits:
+            result.notes.append(f"Waited {waits:.1f} s for the upstream (retries / Retry-After).")
+        result.notes += self.client_notes + result.skipped_notes()
+        return result
 
     @classmethod
     def check_params(cls, params):

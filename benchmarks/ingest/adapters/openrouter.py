@@ -1,5 +1,12 @@
-"""OpenRouter's public per-model endpoint listing: per-provider prices (USD per token, as strings) and the
-last 30 minutes of throughput and latency (null, a plain number, or percentiles). Shape: docs/upstreams.md."""
+"""OpenRouter's per-model endpoint listing `GET /models/{author}/{slug}/endpoints`: per-provider prices
+(USD per token, as strings) and the last 30 minutes of throughput and latency percentiles. Shape and
+real examples: docs/upstreams.md.
+
+- Latency and throughput are null unless the request carries an API key (OPENROUTER_API_KEY, sent as
+  `Authorization: Bearer`): the run says so instead of silently publishing prices only.
+- An endpoint whose `status` is below 0 is down or degraded: skipped and named in the notes.
+- `pricing.discount` is recorded in the notes; the list price is what we store.
+- A model OpenRouter no longer lists (404) is a note; the other models of the run still count."""
 
 from decimal import Decimal
 
@@ -11,6 +18,7 @@ from .base import (
     FetchResult,
     SchemaChanged,
     UpstreamRow,
+    UpstreamUnavailable,
     join_pages,
     parse_json,
 )
@@ -26,6 +34,11 @@ from .parsing import (
 )
 
 MILLISECONDS = Decimal(1000)
+DOWN = "endpoint reported down (status below 0)"
+
+
+def api_key():
+    return (getattr(settings, "OPENROUTER_API_KEY", "") or "").strip()
 
 
 def percentile_median(value, where):
@@ -44,9 +57,9 @@ def endpoint_row(model_id, item, where):
     tag = optional(item, "tag", where) or provider
     pricing = require(item, "pricing", where)
     throughput = percentile_median(
-        require(item, "throughput_last_30m", where), f"{where}.throughput_last_30m"
+        optional(item, "throughput_last_30m", where), f"{where}.throughput_last_30m"
     )
-    latency_ms = percentile_median(require(item, "latency_last_30m", where), f"{where}.latency_last_30m")
+    latency_ms = percentile_median(optional(item, "latency_last_30m", where), f"{where}.latency_last_30m")
     return UpstreamRow(
         upstream_id=f"{model_id}|{tag}",
         name=optional(item, "name", where) or f"{provider} | {model_id}",
@@ -65,6 +78,49 @@ def endpoint_row(model_id, item, where):
             require(pricing, "completion", f"{where}.pricing"), f"{where}.pricing.completion"
         ),
     )
+
+
+def read_endpoints(document, label, result, with_key):
+    """Rows of one model's endpoints document; notes for down endpoints, discounts, missing speeds."""
+    body = parse_json(document, label)
+    data = require(body, "data", label)
+    model_id = require_text(require(data, "id", f"{label}.data"), f"{label}.data.id")
+    items = require_list(require(data, "endpoints", f"{label}.data"), f"{label}.data.endpoints")
+    down, discounted, rows = [], [], []
+    for index, item in enumerate(items):
+        where = f"{label}, endpoints[{index}]"
+        status = optional(item, "status", where)
+        name = optional(item, "tag", where) or optional(item, "provider_name", where)
+        if isinstance(status, int) and not isinstance(status, bool) and status < 0:
+            down.append(f"{name} (status {status})")
+            result.skip(DOWN)
+            continue
+        row = endpoint_row(model_id, item, where)
+        discount = number(
+            optional(require(item, "pricing", where), "discount", where), f"{where}.pricing.discount"
+        )
+        if discount:
+            discounted.append(f"{name} ({format(discount.normalize(), 'f')})")
+        rows.append(row)
+    if down:
+        result.notes.append(f"{model_id}: skipped endpoints OpenRouter reports down: {', '.join(down)}.")
+    if discounted:
+        result.notes.append(
+            f"{model_id}: OpenRouter lists a discount for {', '.join(discounted)}; "
+            "the list price was recorded, not the discounted one."
+        )
+    if rows and all(value is None for row in rows for value in row.metrics.values()):
+        result.notes.append(
+            f"{model_id}: no latency or throughput in the answer"
+            + (
+                "; OpenRouter publishes them only to requests with an API key: set OPENROUTER_API_KEY."
+                if not with_key
+                else "."
+            )
+        )
+    result.rows += rows
+    result.pages += 1
+    return rows
 
 
 class OpenRouterAdapter(BaseAdapter):
@@ -94,27 +150,34 @@ class OpenRouterAdapter(BaseAdapter):
         if message:
             raise ConfigurationError(f"OpenRouter parameters: {message}")
         base = settings.OPENROUTER_BASE_URL.rstrip("/")
-        models = self.params["models"]
-        urls = [f"{base}/models/{model}/endpoints" for model in models]
-        self.progress(f"Reading OpenRouter endpoints of {len(models)} model(s)")
-        with self.client_factory() as client:
-            documents, not_modified = self.get_all(client, urls)
-            waits = sum(client.waits)
-        result = FetchResult(
-            validators={url: doc.validators() for url, doc in zip(urls, documents, strict=True)}
-        )
-        if waits:
-            result.notes.append(f"Waited {waits:.1f} s for the upstream (retries / Retry-After).")
-        if not_modified:
-            result.not_modified = True
-            return result
-        for model, document in zip(models, documents, strict=True):
-            label = f"endpoints of {model}"
-            body = parse_json(document, label)
-            data = require(body, "data", label)
-            model_id = require_text(require(data, "id", f"{label}.data"), f"{label}.data.id")
-            items = require_list(require(data, "endpoints", f"{label}.data"), f"{label}.data.endpoints")
-            for index, item in enumerate(items):
-                result.rows.append(endpoint_row(model_id, item, f"{label}, endpoints[{index}]"))
-        result.raw_payload = join_pages(documents)
-        return result
+        key = api_key()
+        urls = {model: f"{base}/models/{model}/endpoints" for model in self.params["models"]}
+        self.progress(f"Reading OpenRouter endpoints of {len(urls)} model(s)")
+        result = FetchResult()
+        documents, delisted = {}, []
+        with self.open_client(credentials={"Authorization": f"Bearer {key}"} if key else None) as client:
+            for model, url in urls.items():
+                try:
+                    documents[model] = client.get(url, validators=self.validators.get(url))
+                except UpstreamUnavailable as exc:
+                    if exc.status != 404:
+                        raise
+                    delisted.append(model)
+            if documents and all(document.not_modified for document in documents.values()):
+                result.validators = {urls[m]: d.validators() for m, d in documents.items()}
+                result.not_modified = True
+                return self.finish(result)
+            # A partly changed answer is read in full: the snapshot keeps every body verbatim.
+            for model, document in documents.items():
+                if document.not_modified:
+                    documents[model] = client.get(urls[model])
+        if delisted:
+            result.notes.append(
+                f"OpenRouter no longer lists {', '.join(delisted)} (HTTP 404); "
+                "remove them from this source's parameters."
+            )
+        result.validators = {urls[m]: d.validators() for m, d in documents.items()}
+        for model, document in documents.items():
+            read_endpoints(document, f"endpoints of {model}", result, with_key=bool(key))
+        result.raw_payload = join_pages(list(documents.values())) if documents else ""
+        return self.finish(result)
