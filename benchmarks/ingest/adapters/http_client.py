@@ -38,6 +38,10 @@ def retry_after_seconds(value, now=None):
     return max(0.0, (moment - (now or datetime.now(UTC))).total_seconds())
 
 
+def size_text(size):
+    return f"{size:,} bytes" + (f" ({size / MEGABYTE:g} MB)" if size >= MEGABYTE else "")
+
+
 def origin(url):
     url = httpx.URL(str(url))
     return (url.scheme, url.host, url.port or {"http": 80, "https": 443}.get(url.scheme))
@@ -260,15 +264,15 @@ class UpstreamClient:
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > cap:
             raise PayloadTooLarge(
-                f"{where}: the upstream announces {int(declared) / MEGABYTE:.1f} MB, more than the "
-                f"{cap / MEGABYTE:g} MB a refresh reads (REFRESH_MAX_BODY_BYTES); nothing was read"
+                f"{where}: the upstream announces {int(declared):,} bytes, more than the {size_text(cap)} "
+                "a refresh reads (REFRESH_MAX_BODY_BYTES); nothing was read"
             )
         chunks, size = [], 0
         for chunk in response.iter_bytes():
             size += len(chunk)
             if size > cap:
                 raise PayloadTooLarge(
-                    f"{where}: the body passed {cap / MEGABYTE:g} MB, the most a refresh reads "
+                    f"{where}: the body passed {size_text(cap)}, the most a refresh reads "
                     "(REFRESH_MAX_BODY_BYTES); stopped reading"
                 )
             chunks.append(chunk)
