@@ -1,8 +1,10 @@
 """Providers, models, endpoints and sources: the catalogue editors choose from."""
 
+from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from wagtail.admin.panels import FieldPanel, FieldRowPanel, ObjectList
-from wagtail.admin.ui.tables import DateColumn
+from wagtail.admin.panels import FieldPanel, FieldRowPanel, ObjectList, Panel
+from wagtail.admin.ui.tables import Column, DateColumn
 from wagtail.snippets.views.snippets import (
     SnippetViewSet,
 )
@@ -73,6 +75,33 @@ class EndpointViewSet(SnippetViewSet):
         return Endpoint.objects.select_related("provider", "model")
 
 
+LICENCE_FORBIDS = _(
+    "The licence of this source does not allow publication: its figures must not appear on published pages "
+    "until the terms change (for example, a redistribution contract)."
+)
+
+
+def licence_text(source):
+    return "" if source.licence_allows_publication else gettext("Licence does not allow publication")
+
+
+class LicenceWarningPanel(Panel):
+    """A warning at the top of a source whose licence does not let the pages publish its data."""
+
+    class BoundPanel(Panel.BoundPanel):
+        def is_shown(self):
+            return (
+                self.instance is not None
+                and self.instance.pk
+                and not self.instance.licence_allows_publication
+            )
+
+        def render_html(self, parent_context=None):
+            return format_html(
+                '<div class="help-block help-warning" role="alert"><p>{}</p></div>', LICENCE_FORBIDS
+            )
+
+
 class SourceViewSet(SnippetViewSet):
     model = Source
     icon = "doc-full"
@@ -82,6 +111,7 @@ class SourceViewSet(SnippetViewSet):
         "publisher",
         "kind",
         DateColumn("accessed_on", label=_("date accessed"), sort_key="accessed_on"),
+        Column("licence_warning", label=_("Licence"), accessor=licence_text),
     ]
     list_filter = ["kind", "auto_publish"]
     search_fields = ["title_en", "title_es", "publisher", "url"]
@@ -89,10 +119,12 @@ class SourceViewSet(SnippetViewSet):
     chooser_viewset_class = chooser_viewset_class(["title_en", "title_es", "publisher", "url"])
     edit_handler = ObjectList(
         [
+            LicenceWarningPanel(),
             translated_row("title", _("Title")),
             FieldRowPanel([FieldPanel("publisher"), FieldPanel("kind")]),
             FieldPanel("url"),
             FieldRowPanel([FieldPanel("licence"), FieldPanel("accessed_on")]),
+            FieldPanel("licence_allows_publication"),
             translated_row("attribution", _("Required attribution")),
             FieldPanel("auto_publish"),
         ],

@@ -1,5 +1,7 @@
 """Per-source refresh settings with "Refresh now", grouped in the "Refresh" menu."""
 
+from datetime import datetime
+
 from django.db.models import OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
@@ -26,6 +28,30 @@ def schedule_text(config):
     if not config.enabled:
         return gettext("off (Refresh now only)")
     return gettext("every %(minutes)s min") % {"minutes": config.interval_minutes}
+
+
+def budget_text(config):
+    """The upstream's request budget as its last answer stated it, and when the schedule resumes."""
+    budget = config.rate_limit or {}
+    if budget.get("remaining") is None:
+        return gettext("not reported")
+    parts = [
+        gettext("%(remaining)s of %(limit)s requests left")
+        % {"remaining": budget["remaining"], "limit": budget.get("limit") or "?"}
+    ]
+    if budget.get("reset"):
+        reset = timezone.localtime(datetime.fromisoformat(budget["reset"]))
+        parts.append(gettext("resets %(time)s") % {"time": f"{reset:%Y-%m-%d %H:%M}"})
+    if config.next_attempt_after and config.next_attempt_after > timezone.now():
+        parts.append(
+            gettext("next attempt after %(time)s")
+            % {"time": f"{timezone.localtime(config.next_attempt_after):%Y-%m-%d %H:%M}"}
+        )
+    return " · ".join(parts)
+
+
+def licence_text(config):
+    return "" if config.source.licence_allows_publication else gettext("Licence does not allow publication")
 
 
 def last_run_text(config):
@@ -74,6 +100,8 @@ class RefreshConfigViewSet(ModelViewSet):
         Column("schedule", label=_("Scheduled"), accessor=schedule_text),
         BooleanColumn("auto_publish", label=_("Publishes automatically"), accessor="source.auto_publish"),
         Column("last_run", label=_("Last run"), accessor=last_run_text),
+        Column("budget", label=_("Request budget"), accessor=budget_text),
+        Column("licence", label=_("Licence"), accessor=licence_text),
     ]
     edit_handler = ObjectList(
         [
