@@ -253,7 +253,10 @@ def test_litellm_real_file_skips_what_has_no_token_price_and_merges_fireworks_ke
     # no key is read twice
     keys = [key for row in result.rows for key in (row.upstream_id, *row.aliases)]
     assert len(keys) == len(set(keys))
-    assert result.skipped["no per-token price (router, priority-only, or priced per second / image / request)"] > 0
+    assert (
+        result.skipped["no per-token price (router, priority-only, or priced per second / image / request)"]
+        > 0
+    )
 
 
 def test_litellm_real_file_whole(fake_upstream):
@@ -316,7 +319,9 @@ def test_check_upstream_prints_lines_and_fails_on_problems(fake_upstream):
         from django.core.management import execute_from_command_line
 
         patch.setattr("sys.stdout", out)
-        execute_from_command_line(["manage.py", "check_upstream", "openrouter", "--url", fake_upstream.url + KIMI])
+        execute_from_command_line(
+            ["manage.py", "check_upstream", "openrouter", "--url", fake_upstream.url + KIMI]
+        )
 
     assert exc.value.code == 1
     text = out.getvalue()
