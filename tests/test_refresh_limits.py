@@ -6,6 +6,7 @@ import datetime
 import io
 import json
 import time
+from decimal import Decimal
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
@@ -19,7 +20,7 @@ from benchmarks.ingest.adapters.litellm import LiteLLMAdapter
 from benchmarks.ingest.adapters.openrouter import OpenRouterAdapter
 from benchmarks.ingest.refresh import run_refresh
 from benchmarks.ingest.scheduling import due_configs
-from benchmarks.models import RefreshConfig, RefreshRun, Snapshot, Source, UnmappedUpstreamRow
+from benchmarks.models import Price, RefreshConfig, RefreshRun, Snapshot, Source, UnmappedUpstreamRow
 
 from .refresh_support import (
     AA_FREE_PAGE_1,
@@ -287,6 +288,23 @@ def test_an_upstream_whose_rows_are_all_unmapped_makes_no_snapshot(world, fake_u
         "moonshotai/kimi-k3|fireworks",
         "moonshotai/kimi-k3|fireworks/fast",
     }
+
+
+def test_litellm_counts_what_it_skips_and_places_a_model_named_twice_once(world, fake_upstream):
+    run = run_refresh(world.litellm.pk)
+
+    assert run.status == RefreshRun.Status.CHANGED, run.error
+    for note in (
+        "1 rows skipped: not a text-generation entry",
+        "1 rows skipped: alias of another entry",
+        "1 rows skipped: no per-token price",
+        "1 keys name a model already read under another key",
+    ):
+        assert note in run.notes
+    # The Fireworks model listed under two keys is one row, placed by the mapping of its long key.
+    flash = Price.objects.current(endpoints=[world.flash_fireworks.pk]).get()
+    assert (flash.input_per_m, flash.output_per_m) == (Decimal("0.15"), Decimal("0.5"))
+    assert run.unmapped_rows == 0
 
 
 # --- Celery time limits ---------------------------------------------------------------------------
