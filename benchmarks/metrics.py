@@ -31,6 +31,9 @@ class Metric:
     leader_label: str = ""  # "fastest", "most accurate": for difference columns
     diff_unit: str = ""  # "ms" or "pp" for differences to the leader
     max_age: timedelta = timedelta(hours=72)
+    # Plausibility: a value above this is possible in the type but not believable for this figure
+    # (e.g. 1e9 tokens/s). It is not rejected: the run or import is held as a draft for review.
+    plausible_max: Decimal | None = None
 
     def __str__(self):
         return str(self.label)
@@ -51,46 +54,121 @@ class Metric:
             }
         return None
 
+    def implausible(self, value):
+        """Why an otherwise valid value needs a person to look at it before publication, or None."""
+        if value is None or self.plausible_max is None:
+            return None
+        if Decimal(value) > self.plausible_max:
+            return _("%(metric)s of %(value)s %(unit)s is above the plausible maximum of %(max)s %(unit)s.") % {
+                "metric": self.label,
+                "value": format_number(value),
+                "unit": self.unit,
+                "max": format_number(self.plausible_max),
+            }
+        return None
+
+    def jump(self, old, new):
+        """Why a change from the previously published value needs review (more than JUMP_FACTOR×), or None.
+
+        Speeds and times only: a percentage is bounded already, and small shares such as a failure
+        rate legitimately move by large factors (0.2% -> 1.5%).
+        """
+        if self.kind not in (SPEED, TIME):
+            return None
+        return jump_message(self.label, old, new, self.unit)
+
     def better(self, a, b):
         """True when value a ranks ahead of value b."""
         return a > b if self.higher_is_better else a < b
+
+
+# --- plausibility contract ------------------------------------------------------------------------
+# Values past these bounds are held for an editor instead of being published by a refresh or an
+# import. They sit well above anything measured so far (the fastest endpoints stream ~3,000 tokens/s,
+# the slowest reasoning answers take minutes), so a real figure is never held by accident.
+MAX_TOKENS_PER_SECOND = Decimal("5000")
+MAX_FIRST_TOKEN_SECONDS = Decimal("600")
+MAX_ANSWER_SECONDS = Decimal("3600")
+MAX_PRICE_PER_M = Decimal("1000")  # per 1M tokens, in the price's own currency (USD in practice)
+# A figure that moves by more than this factor either way against its last published value is held.
+JUMP_FACTOR = Decimal("5")
+
+
+def format_number(value):
+    value = Decimal(value)
+    return format(value.normalize(), ",f") if value == value.to_integral_value() else format(value.normalize(), "f")
+
+
+def jump_message(label, old, new, unit=""):
+    """The jump check shared by metrics and prices: None when old is unknown or zero ("not measured")."""
+    if old is None or new is None:
+        return None
+    old, new = Decimal(old), Decimal(new)
+    if old <= 0 or new < 0:
+        return None
+    if new > old * JUMP_FACTOR or new * JUMP_FACTOR < old:
+        return _(
+            "%(label)s would change from %(old)s to %(new)s %(unit)s, more than %(factor)s× "
+            "against the last published value."
+        ) % {
+            "label": label,
+            "old": format_number(old),
+            "new": format_number(new),
+            "unit": unit,
+            "factor": format_number(JUMP_FACTOR),
+        }
+    return None
+
+
+def implausible_price(value, side, currency):
+    """Why a price per 1M tokens needs review before it is used, or None."""
+    if value is None or Decimal(value) <= MAX_PRICE_PER_M:
+        return None
+    return _("The %(side)s price of %(value)s %(currency)s per 1M tokens is above the plausible maximum of %(max)s.") % {
+        "side": side,
+        "value": format_number(value),
+        "currency": currency,
+        "max": format_number(MAX_PRICE_PER_M),
+    }
 
 
 _METRICS = [
     Metric(
         "output_speed_median", _("Output speed"), _("Output speed (tokens/s)"), _("tokens/s"), SPEED, 1, True,
         _("Median output tokens per second while the answer streams, after the first chunk."),
-        leader_label=_("fastest"),
+        leader_label=_("fastest"), plausible_max=MAX_TOKENS_PER_SECOND,
     ),
     Metric(
         "ttfc_median", _("First chunk"), _("First chunk (s)"), _("s"), TIME, 2, False,
         _("Median seconds until the first chunk of the answer arrives, excluding reasoning time."),
-        leader_label=_("fastest"), diff_unit="ms",
+        leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS,
     ),
     Metric(
         "ttft_median", _("Time to first token median"), _("TTFT median"), _("s"), TIME, 2, False,
         _("Median seconds from sending the request to receiving the first visible token."),
-        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
+        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS,
     ),
     Metric(
         "ttft_p95", _("Time to first token p95"), _("TTFT p95"), _("s"), TIME, 2, False,
         _("95th percentile of the time to first token: the slow start most users still see."),
-        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
+        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS,
     ),
     Metric(
         "tps_p95", _("Tokens per second p95 floor"), _("Tokens/s p95"), _("tok/s"), SPEED, 1, True,
         _("Output tokens per second that 95% of requests met or beat: the slow throughput floor."),
-        cell_suffix=" tok/s", leader_label=_("fastest"),
+        cell_suffix=" tok/s", leader_label=_("fastest"), plausible_max=MAX_TOKENS_PER_SECOND,
     ),
     Metric(
         "e2e_median", _("End-to-end median"), _("End-to-end median"), _("s"), TIME, 2, False,
         _("Median seconds from sending the request to receiving the complete answer."),
         cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
+        plausible_max=MAX_ANSWER_SECONDS,
     ),
     Metric(
         "e2e_p99", _("End-to-end p99"), _("End-to-end p99"), _("s"), TIME, 2, False,
         _("99th percentile of the time to a complete answer: the tail an application waits on."),
         cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
+        plausible_max=MAX_ANSWER_SECONDS,
     ),
     Metric(
         "accuracy_index", _("Endpoint Accuracy Index"), _("Endpoint Accuracy Index v1.0"), _("%"), PERCENT, 2, True,

@@ -189,7 +189,20 @@ class Snapshot(ClusterableModel):
     measured_at = models.DateTimeField(_("measured at"))
     fetched_at = models.DateTimeField(_("fetched at"), default=timezone.now)
     raw_payload = models.TextField(_("raw upstream payload"), blank=True, help_text=_("Kept verbatim."))
-    checksum = models.CharField(_("checksum"), max_length=64, blank=True, db_index=True)
+    # One meaning everywhere: the SHA-256 of `raw_payload` as stored (UTF-8), set by save(). A refresh
+    # compares what the rows say once placed with `rows_checksum` instead (timestamps do not count).
+    checksum = models.CharField(
+        _("checksum"), max_length=64, blank=True, db_index=True, editable=False,
+        help_text=_("SHA-256 of the raw payload as stored."),
+    )
+    rows_checksum = models.CharField(
+        _("rows checksum"), max_length=64, blank=True, editable=False,
+        help_text=_("SHA-256 of the upstream rows as placed on our endpoints (refreshes only)."),
+    )
+    review_notes = models.TextField(
+        _("why it is held for review"), blank=True,
+        help_text=_("Implausible values, large jumps or missing fields found when this snapshot was recorded."),
+    )
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT, db_index=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
     supersedes = models.OneToOneField(
@@ -205,6 +218,20 @@ class Snapshot(ClusterableModel):
         get_latest_by = "measured_at"
         verbose_name = _("snapshot")
         verbose_name_plural = _("snapshots")
+        indexes = [
+            # Pages ask for "the newest published snapshot(s) of these sources as of a moment".
+            models.Index(fields=["measured_at"], name="snapshot_measured_at"),
+            models.Index(fields=["source", "status", "measured_at"], name="snapshot_source_status_time"),
+        ]
+        constraints = [
+            # The same payload for the same source and moment is one snapshot, whoever imports it and
+            # however many times; a correction carries its original's payload, so it is exempt.
+            models.UniqueConstraint(
+                fields=["source", "measured_at", "checksum"],
+                condition=~models.Q(checksum="") & models.Q(supersedes__isnull=True),
+                name="snapshot_one_per_source_time_payload",
+            )
+        ]
 
     def __str__(self):
         return f"{self.source} · {self.measured_at:%Y-%m-%d %H:%M} ({self.get_status_display()})"
@@ -212,7 +239,7 @@ class Snapshot(ClusterableModel):
     # --- immutability -------------------------------------------------------------------------
     IMMUTABLE_FIELDS = (
         "source_id", "workload", "effort", "concurrency", "sample_size", "window_start", "window_end",
-        "measured_at", "raw_payload", "checksum",
+        "measured_at", "raw_payload", "checksum", "rows_checksum", "review_notes",
     )
 
     def _stored_changes(self):
@@ -238,8 +265,7 @@ class Snapshot(ClusterableModel):
         if status and status != self.Status.DRAFT:
             if changed or (status == self.Status.SUPERSEDED and self.status != self.Status.SUPERSEDED):
                 raise ImmutableSnapshotError(self, changed or ["status"])
-        if self.raw_payload and not self.checksum:
-            self.checksum = hashlib.sha256(self.raw_payload.encode()).hexdigest()
+        self.checksum = payload_checksum(self.raw_payload)
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
@@ -280,12 +306,32 @@ class Snapshot(ClusterableModel):
         correction.save()
         return correction
 
+    @property
+    def held_for_review(self):
+        return self.status == self.Status.DRAFT and bool(self.review_notes.strip())
+
+
+def payload_checksum(raw_payload):
+    """What Snapshot.checksum holds: the SHA-256 of the stored payload text, "" without one."""
+    return hashlib.sha256(raw_payload.encode()).hexdigest() if raw_payload else ""
+
 
 class ImmutableSnapshotError(ValidationError):
     def __init__(self, snapshot, fields):
         super().__init__(
             _("Snapshot %(pk)s is %(status)s and cannot be changed (%(fields)s); publish a correction instead.")
             % {"pk": snapshot.pk, "status": snapshot.status, "fields": ", ".join(fields)}
+        )
+
+
+class ImmutablePriceError(ValidationError):
+    def __init__(self, snapshot):
+        super().__init__(
+            _(
+                "This price belongs to snapshot #%(pk)s, which is %(status)s: it is history and cannot be "
+                "changed here. Create a correction of that snapshot and change the price there."
+            )
+            % {"pk": snapshot.pk, "status": snapshot.get_status_display().lower()}
         )
 
 
@@ -368,7 +414,17 @@ class Price(models.Model):
         verbose_name = _("price")
         verbose_name_plural = _("prices")
         constraints = [
-            models.UniqueConstraint(fields=["endpoint", "effective_date", "source"], name="price_one_per_endpoint_day_source"),
+            # One price per endpoint, day and source within a snapshot (a correction's copy of a price
+            # list repeats its days) and among prices entered without one. Writers of snapshot prices
+            # lock the source row and check the other published snapshots (refresh, importers).
+            models.UniqueConstraint(
+                fields=["endpoint", "effective_date", "source", "snapshot"], name="price_one_per_endpoint_day_source"
+            ),
+            models.UniqueConstraint(
+                fields=["endpoint", "effective_date", "source"],
+                condition=models.Q(snapshot__isnull=True),
+                name="price_one_per_endpoint_day_source_loose",
+            ),
             models.CheckConstraint(
                 condition=models.Q(input_per_m__gte=0) & models.Q(output_per_m__gte=0), name="price_not_negative"
             ),
@@ -396,7 +452,30 @@ class Price(models.Model):
     def save(self, *args, **kwargs):
         self.currency = (self.currency or "").strip().upper()
         self.full_clean(exclude=["endpoint", "source", "snapshot"], validate_unique=False, validate_constraints=False)
+        locked = self.locked_by()
+        if locked is not None:
+            raise ImmutablePriceError(locked)
         super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        locked = self.locked_by()
+        if locked is not None:
+            raise ImmutablePriceError(locked)
+        return super().delete(*args, **kwargs)
+
+    def locked_by(self):
+        """The published or superseded snapshot this price (as stored, or as about to be saved) belongs to.
+
+        Such a price is history: it changes only through a correction of its snapshot (the database
+        refuses it too, see migration 0006).
+        """
+        ids = {self.snapshot_id}
+        if self.pk:
+            ids.add(Price.objects.filter(pk=self.pk).values_list("snapshot_id", flat=True).first())
+        ids.discard(None)
+        if not ids:
+            return None
+        return Snapshot.objects.filter(pk__in=ids).exclude(status=Snapshot.Status.DRAFT).only("pk", "status").first()
 
     def promo_active(self, on_date=None):
         on_date = on_date or timezone.localdate()

@@ -1,0 +1,162 @@
+"""History cannot be rewritten: PostgreSQL itself refuses changes to published data, whatever the
+code path (QuerySet.update/delete, bulk writes, raw SQL); the transitions the app needs still work;
+one payload per source and moment; the page queries have indexes."""
+
+import datetime
+from decimal import Decimal
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from benchmarks.models import Measurement, Price, Snapshot, payload_checksum
+
+from .factories import EndpointFactory, SnapshotFactory, SourceFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def endpoint():
+    return EndpointFactory()
+
+
+@pytest.fixture
+def published(endpoint):
+    snapshot = SnapshotFactory(values=[(endpoint, "output_speed_median", "150.4")])
+    Price.objects.create(
+        endpoint=endpoint, input_per_m=Decimal("2.10"), output_per_m=Decimal("6.60"), currency="USD",
+        effective_date=timezone.localdate(), source=snapshot.source, snapshot=snapshot,
+    )
+    snapshot.publish()
+    return snapshot
+
+
+def refused(callable_, *args, **kwargs):
+    """Run a write that the database must refuse; return the error text."""
+    with pytest.raises(IntegrityError) as error, transaction.atomic():
+        callable_(*args, **kwargs)
+    return str(error.value)
+
+
+def raw(sql, params):
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def stored(snapshot):
+    return Snapshot.objects.filter(pk=snapshot.pk).values_list("status", "workload", "measured_at").get()
+
+
+# --- snapshots ------------------------------------------------------------------------------------
+
+
+def test_published_snapshot_cannot_be_changed_by_queryset_update_or_raw_sql(published):
+    before = stored(published)
+    message = refused(Snapshot.objects.filter(pk=published.pk).update, workload="rewritten")
+    assert f"snapshot {published.pk} is published and cannot be changed" in message
+    refused(Snapshot.objects.filter(pk=published.pk).update, status="draft")
+    refused(
+        Snapshot.objects.filter(pk=published.pk).update,
+        measured_at=published.measured_at - datetime.timedelta(days=1),
+    )
+    refused(raw, "UPDATE benchmarks_snapshot SET raw_payload = 'x' WHERE id = %s", [published.pk])
+    # Superseded is final too, and a superseding step may not smuggle in other changes.
+    refused(Snapshot.objects.filter(pk=published.pk).update, status="superseded", workload="rewritten")
+    assert stored(published) == before
+
+
+def test_published_snapshot_cannot_be_deleted_by_queryset_or_raw_sql(published):
+    assert "cannot be deleted" in refused(raw, "DELETE FROM benchmarks_snapshot WHERE id = %s", [published.pk])
+    refused(Snapshot.objects.filter(pk=published.pk)._raw_delete, "default")
+    assert Snapshot.objects.filter(pk=published.pk).exists()
+
+
+def test_measurements_of_a_published_snapshot_cannot_change(published, endpoint):
+    measurement = published.measurements.get()
+    assert "cannot be changed" in refused(
+        Measurement.objects.filter(pk=measurement.pk).update, value=Decimal("999")
+    )
+    refused(Measurement.objects.filter(pk=measurement.pk).delete)
+    refused(raw, "UPDATE benchmarks_measurement SET value = 1 WHERE snapshot_id = %s", [published.pk])
+    refused(raw, "DELETE FROM benchmarks_measurement WHERE snapshot_id = %s", [published.pk])
+    assert "cannot be added" in refused(
+        Measurement.objects.bulk_create,
+        [Measurement(snapshot=published, endpoint=endpoint, metric="ttft_median", value=Decimal("1"))],
+    )
+    # Moving a draft's row into published history is a change to that history as well.
+    draft_row = SnapshotFactory(values=[(endpoint, "ttft_p95", "2")]).measurements.get()
+    refused(Measurement.objects.filter(pk=draft_row.pk).update, snapshot=published)
+    assert list(published.measurements.values_list("metric", "value")) == [
+        ("output_speed_median", Decimal("150.400000"))
+    ]
+
+
+def test_prices_of_a_published_snapshot_cannot_change(published):
+    price = published.prices.get()
+    refused(Price.objects.filter(pk=price.pk).update, input_per_m=Decimal("0.5"), output_per_m=Decimal("0.5"))
+    refused(Price.objects.filter(pk=price.pk).delete)
+    refused(raw, "UPDATE benchmarks_price SET output_per_m = 0.5 WHERE id = %s", [price.pk])
+    refused(Price.objects.filter(pk=price.pk).update, snapshot=None)  # detaching it from history
+    price.refresh_from_db()
+    assert (price.input_per_m, price.output_per_m) == (Decimal("2.10"), Decimal("6.60"))
+
+
+def test_drafts_stay_editable_and_the_app_transitions_still_work(endpoint):
+    draft = SnapshotFactory(values=[(endpoint, "output_speed_median", "100")])
+    Snapshot.objects.filter(pk=draft.pk).update(workload="edited while a draft")
+    Measurement.objects.filter(snapshot=draft).update(value=Decimal("101"))
+    draft.refresh_from_db()
+    draft.publish()  # draft -> published
+    draft.save()  # a save that changes nothing is harmless
+    correction = SnapshotFactory(source=draft.source, values=[(endpoint, "output_speed_median", "102")])
+    draft.publish_correction(correction, "Speed re-measured.")  # published -> superseded, draft -> published
+    assert stored(draft)[0] == "superseded"
+    assert Snapshot.objects.get(pk=correction.pk).supersedes_id == draft.pk
+    throwaway = SnapshotFactory(values=[(endpoint, "ttft_median", "1")])
+    throwaway.delete()  # drafts (and their measurements) may be deleted
+    assert not Snapshot.objects.filter(pk=throwaway.pk).exists()
+
+
+# --- one meaning of checksum; duplicates refused by the database -------------------------------------
+
+
+def test_checksum_is_the_sha256_of_the_stored_payload(endpoint):
+    snapshot = SnapshotFactory(raw_payload='{"rows": []}', checksum="something else")
+    assert snapshot.checksum == payload_checksum('{"rows": []}')
+    assert SnapshotFactory().checksum == ""  # no payload, no fingerprint
+
+
+def test_the_same_payload_for_the_same_source_and_moment_is_refused_by_the_database():
+    source = SourceFactory()
+    measured_at = timezone.now().replace(microsecond=0)
+    Snapshot.objects.create(source=source, measured_at=measured_at, raw_payload="provider,model\n")
+    assert "snapshot_one_per_source_time_payload" in refused(
+        Snapshot.objects.create, source=source, measured_at=measured_at, raw_payload="provider,model\n"
+    )
+    # Another moment, another source or another payload is another snapshot; so are hand-made ones.
+    Snapshot.objects.create(source=source, measured_at=measured_at, raw_payload="provider,model,tier\n")
+    Snapshot.objects.create(source=SourceFactory(), measured_at=measured_at, raw_payload="provider,model\n")
+    Snapshot.objects.create(source=source, measured_at=measured_at)
+    Snapshot.objects.create(source=source, measured_at=measured_at)
+
+
+# --- indexes for the page queries ---------------------------------------------------------------------
+
+
+def plan(queryset):
+    """PostgreSQL's plan for a queryset with sequential scans priced out, so the plan names the index
+    that serves the query if there is one (the test tables are far too small for a natural choice)."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql, params)
+        return "\n".join(row[0] for row in cursor.fetchall())
+
+
+@transaction.atomic
+def test_page_queries_use_the_snapshot_indexes(published):
+    current = Snapshot.objects.published().for_source(published.source).order_by("-measured_at", "-pk")[:1]
+    assert "snapshot_source_status_time" in plan(current)
+    recent = Snapshot.objects.filter(measured_at__gte=timezone.now() - datetime.timedelta(days=3))
+    assert "snapshot_measured_at" in plan(recent)
