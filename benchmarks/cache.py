@@ -1,9 +1,13 @@
 """One cache "generation" for all benchmark data: a refresh bumps it and every cached fragment
 keyed on it is invalidated at once (the djangoproject.com dashboard pattern)."""
 
+import logging
 import time
 
 from django.core.cache import cache
+from django.db import transaction
+
+log = logging.getLogger(__name__)
 
 GENERATION_KEY = "benchmarks:data-generation"
 
@@ -25,3 +29,36 @@ def bump_data_generation():
         generation = int(time.time() * 1000)
         cache.set(GENERATION_KEY, generation, timeout=None)
         return generation
+
+
+def invalidate_after_commit(notes=None):
+    """Bump the generation once the current transaction commits, without letting a cache outage
+    touch what was committed.
+
+    A failure after the commit cannot undo a published snapshot, so it must not turn a refresh or an
+    import into "failed" either: log a warning, add a line to `notes` (a run's notes, if given) and
+    queue a Celery task that retries the bump with backoff until the cache is back.
+    """
+
+    def bump():
+        try:
+            bump_data_generation()
+        except Exception as exc:  # any backend error: Redis down, timeouts, a full disk
+            log.warning("published data changed but the page cache could not be invalidated: %s", exc)
+            if notes is not None:
+                notes.append(
+                    "Published, but the page cache could not be invalidated "
+                    f"({exc.__class__.__name__}); a background retry was queued."
+                )
+            retry_invalidation_later()
+
+    transaction.on_commit(bump)
+
+
+def retry_invalidation_later():
+    from .ingest.tasks import invalidate_cache
+
+    try:
+        invalidate_cache.apply_async(countdown=30)
+    except Exception as exc:  # the broker may be down too (the same Redis, usually)
+        log.warning("could not queue the cache invalidation retry either: %s", exc)

@@ -68,7 +68,8 @@ class RefreshConfig(models.Model):
         default=Decimal("3"),
         validators=[MinValueValidator(Decimal("1.01"))],
         help_text=_(
-            "A refresh fails when a price rises or falls by more than this factor against the current price."
+            "A refresh is held for review (a draft, never published automatically) when a price rises or "
+            "falls by more than this factor against the current price."
         ),
     )
     workload = models.CharField(
@@ -259,6 +260,7 @@ class RefreshRun(models.Model):
         QUEUED = "queued", _("Queued")
         RUNNING = "running", _("Running")
         CHANGED = "changed", _("New snapshot")
+        HELD = "held", _("Held for review")
         UNCHANGED = "unchanged", _("Unchanged")
         FAILED = "failed", _("Failed")
 
@@ -266,7 +268,7 @@ class RefreshRun(models.Model):
         SCHEDULE = "schedule", _("Schedule")
         MANUAL = "manual", _("Refresh now")
 
-    FINISHED = (Status.CHANGED, Status.UNCHANGED, Status.FAILED)
+    FINISHED = (Status.CHANGED, Status.HELD, Status.UNCHANGED, Status.FAILED)
 
     source = models.ForeignKey(
         "benchmarks.Source", on_delete=models.CASCADE, related_name="refresh_runs", verbose_name=_("source")

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from benchmarks.models import (
@@ -351,7 +352,6 @@ def build_world(auto_publish=True):
         Measurement.objects.create(
             snapshot=w.baseline, endpoint=w.glm[name], metric="output_speed_median", value=Decimal(speed)
         )
-    w.baseline.publish()
     w.price_day = timezone.localdate() - datetime.timedelta(days=10)
     for name, (inp, out) in {
         "Baseten (Fast)": ("2.10", "6.60"),
@@ -367,6 +367,7 @@ def build_world(auto_publish=True):
             source=w.aa_providers,
             snapshot=w.baseline,
         )
+    w.baseline.publish()  # after its prices: the database refuses rows added to published history
     return w
 
 
@@ -378,3 +379,17 @@ def published_state():
     )
     prices = sorted((p.pk, p.endpoint_id, p.input_per_m, p.output_per_m) for p in Price.objects.current())
     return snapshots, measurements, prices
+
+
+class staged_history:
+    """Let a test stage the past ("these prices were recorded yesterday") by editing published rows,
+    which the history triggers otherwise refuse: `session_replication_role = replica` skips ordinary
+    triggers for this transaction only, which the test rolls back anyway."""
+
+    def __enter__(self):
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+
+    def __exit__(self, *exc):
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = DEFAULT")

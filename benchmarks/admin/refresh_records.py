@@ -70,7 +70,7 @@ class RunIndexView(IndexView):
 
 
 def status_primary(run):
-    return run.status in (RefreshRun.Status.CHANGED, RefreshRun.Status.FAILED)
+    return run.status in (RefreshRun.Status.CHANGED, RefreshRun.Status.HELD, RefreshRun.Status.FAILED)
 
 
 class RefreshRunViewSet(ModelViewSet):

@@ -8,14 +8,13 @@ on the source, so two runs started together produce one snapshot, not two.
 
 import logging
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..cache import bump_data_generation
+from ..cache import invalidate_after_commit
 from ..models import Measurement, Price, Snapshot, Source
 from ..refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow
 from .adapters import (
@@ -37,6 +36,7 @@ from .placement import (
     price_text,
     scrub,
 )
+from .review import measurement_concerns, missing_fields, price_concerns, review_text
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,7 @@ class Plan:
     replaced: list = field(default_factory=list)  # today's draft prices the new ones supersede
     changes: list = field(default_factory=list)
     problems: list = field(default_factory=list)
+    concerns: list = field(default_factory=list)  # not refused, but held for review (review.py)
 
 
 # --- the run ------------------------------------------------------------------------------------
@@ -127,17 +128,17 @@ class Refresh:
             latest = (
                 Snapshot.objects.filter(source=self.source)
                 .order_by("-pk")
-                .only("pk", "status", "checksum")
+                .only("pk", "status", "rows_checksum")
                 .first()
             )
-            if latest is not None and latest.checksum == checksum:
+            if latest is not None and latest.rows_checksum == checksum:
                 status, message = (
                     RefreshRun.Status.UNCHANGED,
                     f"Same data as snapshot #{latest.pk} ({latest.get_status_display()}).",
                 )
             else:
-                self.write(placed, result, checksum)
-                status, message = RefreshRun.Status.CHANGED, ""
+                held = self.write(placed, result, checksum)
+                status, message = (RefreshRun.Status.HELD if held else RefreshRun.Status.CHANGED), ""
         self.record_unmapped(placed)
         self.remember_validators(result.validators, version)
         if status == RefreshRun.Status.CHANGED:
@@ -146,24 +147,36 @@ class Refresh:
                 + ("published" if self.run.published else "saved as a draft for an editor to publish")
                 + f"; {self.run.rows_changed} figures changed."
             )
+        elif status == RefreshRun.Status.HELD:
+            message = (
+                f"Snapshot #{self.run.snapshot_id} held for review as a draft, not published; "
+                f"{self.run.rows_changed} figures changed. Why:\n{self.run.snapshot.review_notes}"
+            )
         return self.finish(status, message)
 
     # --- writing (inside the transaction) ---------------------------------------------------
     def write(self, placed, result, checksum):
+        """Write the snapshot; True when it is held for review (never published automatically)."""
         mapped = [p for p in placed if p.endpoint is not None]
         in_force = self.in_force([p.endpoint.pk for p in mapped])
         plan = self.plan(mapped, in_force)
         if plan.problems:
             raise RunRejected(plan.problems)
-        snapshot = self.create_snapshot(result, checksum)
+        plan.concerns += missing_fields(
+            self.source,
+            {key for p in mapped for key, value in p.row.metrics.items() if value is not None},
+            any(p.row.has_price for p in mapped),
+        )
+        snapshot = self.create_snapshot(result, checksum, review_text(plan.concerns))
         self.store(snapshot, plan)
-        if self.source.auto_publish:
+        if self.source.auto_publish and not plan.concerns:
             snapshot.publish()
             self.run.published = True
-            transaction.on_commit(bump_data_generation)
+            invalidate_after_commit(self.notes)
         self.run.snapshot = snapshot
         self.run.rows_changed = len(plan.changes)
         self.run.changes = plan.changes
+        return bool(plan.concerns)
 
     def in_force(self, endpoint_ids):
         today = timezone.localdate()
@@ -208,6 +221,7 @@ class Refresh:
                 continue  # null = not measured: no row, the page shows a dash
             plan.measurements.append(Measurement(endpoint=endpoint, metric=key, value=value))
             old = in_force.values.get((endpoint.pk, key))
+            plan.concerns += measurement_concerns(f"{item.row.where} ({label})", key, value, old)
             if old is None or old != value:
                 plan.changes.append(self.change(endpoint, label, key, money(old), money(value)))
 
@@ -222,8 +236,14 @@ class Refresh:
         ):
             return
         # A change is judged against this source's last price, or what readers see if it has none.
-        factor = Decimal(self.config.max_price_jump_factor)
-        plan.problems += self.price_jumps(label, row, own or in_force.shown_prices.get(endpoint.pk), factor)
+        plan.concerns += price_concerns(
+            f"{row.where} ({label})",
+            row.input_per_m,
+            row.output_per_m,
+            row.currency,
+            own or in_force.shown_prices.get(endpoint.pk),
+            self.config.max_price_jump_factor,
+        )
         earlier = in_force.same_day.get(endpoint.pk)
         if earlier is not None:
             if earlier.snapshot is not None and earlier.snapshot.status == Snapshot.Status.DRAFT:
@@ -249,7 +269,7 @@ class Refresh:
         new_text = price_text(row.input_per_m, row.output_per_m, row.currency)
         plan.changes.append(self.change(endpoint, label, "price", old_text, new_text))
 
-    def create_snapshot(self, result, checksum):
+    def create_snapshot(self, result, checksum, review_notes):
         return Snapshot.objects.create(
             source=self.source,
             workload=self.config.workload,
@@ -257,7 +277,8 @@ class Refresh:
             measured_at=result.measured_at or timezone.now(),
             fetched_at=timezone.now(),
             raw_payload=result.raw_payload,
-            checksum=checksum,
+            rows_checksum=checksum,
+            review_notes=review_notes,
             status=Snapshot.Status.DRAFT,
         )
 
@@ -284,24 +305,6 @@ class Refresh:
             "old": old,
             "new": new,
         }
-
-    @staticmethod
-    def price_jumps(label, row, current, factor):
-        if current is None or current.currency != row.currency:
-            return []
-        problems = []
-        for side, old, new in (
-            ("input", current.input_per_m, row.input_per_m),
-            ("output", current.output_per_m, row.output_per_m),
-        ):
-            if not old or new is None:
-                continue
-            if new > old * factor or new * factor < old:
-                problems.append(
-                    f"{row.where} ({label}): the {side} price would jump from {money(old)} to {money(new)} "
-                    f"{row.currency} per 1M tokens, more than the {factor.normalize()}× this source accepts"
-                )
-        return problems
 
     # --- bookkeeping ------------------------------------------------------------------------
     def record_unmapped(self, placed):

@@ -1,9 +1,12 @@
 """Starting refreshes: which sources are due, and the admin's "Refresh now"."""
 
 import logging
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from ..refresh_models import RefreshConfig, RefreshRun
 from .refresh import fail
@@ -54,3 +57,37 @@ def due_configs(adapters, now=None):
         .annotate(last_started=Max("source__refresh_runs__started"))
     )
     return [config for config in configs if config.is_due(config.last_started, now)]
+
+
+def fail_stuck_runs(now=None):
+    """Mark failed the runs whose worker or database died under them (the periodic sweep).
+
+    A run that is still "running" REFRESH_STUCK_AFTER_MINUTES after it started cannot be alive any
+    more (the run's own deadline and the task's hard time limit are shorter), and a run still
+    "queued" after twice that lost its task message. Either would otherwise stay open for ever and
+    the refresh page would keep saying a refresh is under way. Returns the ids it closed.
+    """
+    now = now or timezone.now()
+    limit = timedelta(minutes=settings.REFRESH_STUCK_AFTER_MINUTES)
+    stuck = {
+        RefreshRun.Status.RUNNING: (
+            RefreshRun.objects.filter(status=RefreshRun.Status.RUNNING, started__lt=now - limit),
+            f"the run was still running {settings.REFRESH_STUCK_AFTER_MINUTES} minutes after it started: "
+            "its worker or the database stopped under it. Nothing it fetched was written; refresh again.",
+        ),
+        RefreshRun.Status.QUEUED: (
+            RefreshRun.objects.filter(status=RefreshRun.Status.QUEUED, queued_at__lt=now - 2 * limit),
+            f"no worker started the run within {2 * settings.REFRESH_STUCK_AFTER_MINUTES} minutes "
+            "(the task message was lost); refresh again.",
+        ),
+    }
+    closed = []
+    for status, (runs, reason) in stuck.items():
+        for run in runs.only("pk", "source_id"):
+            # Re-checked in the UPDATE: a run that finished meanwhile keeps its real outcome.
+            if RefreshRun.objects.filter(pk=run.pk, status=status).update(
+                status=RefreshRun.Status.FAILED, error=reason, finished=now, progress=""
+            ):
+                log.warning("refresh run %s of source %s marked failed: %s", run.pk, run.source_id, reason)
+                closed.append(run.pk)
+    return closed

@@ -10,6 +10,28 @@ from ..refresh_models import Adapter, RefreshRun
 log = logging.getLogger(__name__)
 
 
+@shared_task(
+    name="benchmarks.tasks.invalidate_cache",
+    autoretry_for=(Exception,),
+    retry_backoff=30,
+    retry_backoff_max=900,
+    max_retries=20,
+)
+def invalidate_cache():
+    """Bump the data generation after a cache outage hid a change from it (cache.invalidate_after_commit)."""
+    from ..cache import bump_data_generation
+
+    return bump_data_generation()
+
+
+@shared_task(name="benchmarks.tasks.sweep_stuck_runs")
+def sweep_stuck_runs():
+    """Celery beat: close runs left "running" or "queued" by a dead worker (scheduling.fail_stuck_runs)."""
+    from .scheduling import fail_stuck_runs
+
+    return fail_stuck_runs()
+
+
 @shared_task(name="benchmarks.tasks.heartbeat")
 def heartbeat(worker_label=None):
     """Record that a worker picked up work; the admin dashboard shows the last beat."""

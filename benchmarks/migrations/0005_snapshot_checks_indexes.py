@@ -4,7 +4,9 @@ queries, and a price list's correction may repeat its original's days.
 """
 
 import hashlib
+from decimal import Decimal
 
+import django.core.validators
 from django.db import migrations, models
 
 
@@ -65,5 +67,15 @@ class Migration(migrations.Migration):
         migrations.AddConstraint(
             model_name='snapshot',
             constraint=models.UniqueConstraint(condition=models.Q(models.Q(('checksum', ''), _negated=True), ('supersedes__isnull', True)), fields=('source', 'measured_at', 'checksum'), name='snapshot_one_per_source_time_payload'),
+        ),
+        migrations.AlterField(
+            model_name='refreshconfig',
+            name='max_price_jump_factor',
+            field=models.DecimalField(decimal_places=2, default=Decimal('3'), help_text='A refresh is held for review (a draft, never published automatically) when a price rises or falls by more than this factor against the current price.', max_digits=6, validators=[django.core.validators.MinValueValidator(Decimal('1.01'))], verbose_name='largest accepted price change (factor)'),
+        ),
+        migrations.AlterField(
+            model_name='refreshrun',
+            name='status',
+            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('changed', 'New snapshot'), ('held', 'Held for review'), ('unchanged', 'Unchanged'), ('failed', 'Failed')], db_index=True, default='queued', max_length=12, verbose_name='status'),
         ),
     ]

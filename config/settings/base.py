@@ -137,6 +137,7 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "benchmarks.tasks.heartbeat", "schedule": 300.0},
+    "sweep-stuck-refresh-runs": {"task": "benchmarks.tasks.sweep_stuck_runs", "schedule": 300.0},
 }
 
 # Data refresh (docs/upstreams.md). Beat wakes one task per upstream this often; each task then
@@ -173,6 +174,9 @@ REFRESH_TASK_SOFT_TIME_LIMIT = env_int("REFRESH_TASK_SOFT_TIME_LIMIT", 900)
 REFRESH_TASK_TIME_LIMIT = env_int("REFRESH_TASK_TIME_LIMIT", 960)
 # Sent as "Authorization: Bearer"; without it OpenRouter publishes no latency or throughput.
 OPENROUTER_API_KEY = env_str("OPENROUTER_API_KEY", "")
+# A run still "running" this long after it started is dead (worker or database gone): the beat sweep
+# marks it failed. Keep it above the run's own deadline and the refresh tasks' hard time limit.
+REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 
 REDIS_URL = env_str("REDIS_URL", None)
 CACHE_URL = env_str("CACHE_URL", REDIS_URL)
