@@ -1,6 +1,5 @@
 """The "Benchmark data" menu group, and cache invalidation after editors change data."""
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 from wagtail import hooks
 from wagtail.snippets.models import register_snippet
@@ -8,7 +7,7 @@ from wagtail.snippets.views.snippets import (
     SnippetViewSetGroup,
 )
 
-from ..cache import bump_data_generation
+from ..cache import invalidate_after_commit
 from ..models import Endpoint, LanguageModel, Price, Provider, Snapshot, Source
 from .catalog import EndpointViewSet, LanguageModelViewSet, ProviderViewSet, SourceViewSet
 from .imports import PriceImportViewSet, SnapshotImportViewSet
@@ -48,10 +47,10 @@ def bump_generation_after_save(request, instance):
     if isinstance(instance, Snapshot) and instance.status == Snapshot.Status.DRAFT:
         return  # a draft is not on the site
     if isinstance(instance, Provider | LanguageModel | Endpoint | Source | Snapshot | Price):
-        transaction.on_commit(bump_data_generation)
+        invalidate_after_commit()
 
 
 @hooks.register("after_delete_snippet")
 def bump_generation_after_delete(request, instances):
     if any(isinstance(i, Provider | LanguageModel | Endpoint | Source | Snapshot | Price) for i in instances):
-        transaction.on_commit(bump_data_generation)
+        invalidate_after_commit()

@@ -26,7 +26,7 @@ from wagtail.snippets.views.snippets import (
     SnippetViewSet,
 )
 
-from ..cache import bump_data_generation
+from ..cache import invalidate_after_commit
 from ..metrics import METRICS
 from ..models import Measurement, Snapshot, Source
 
@@ -287,7 +287,7 @@ class SnapshotPublishView(SnapshotActionView):
                 snapshot.publish()
         except ValidationError as error:
             return self.render_to_response(self.get_context_data(errors=error.messages, correction_note=note))
-        transaction.on_commit(bump_data_generation)
+        invalidate_after_commit()
         if snapshot.supersedes_id:
             messages.success(
                 request,

@@ -2,20 +2,23 @@
 
 The formats are documented in docs/import-formats.md. Every row is checked before anything
 is written, and a file with any error writes nothing: editors fix the file and import it
-again rather than untangling a half-imported one. The raw bytes are kept on the snapshot
-with their SHA-256, so importing the same file twice changes nothing.
+again rather than untangling a half-imported one. The file's text is kept on the snapshot
+with its SHA-256 (`Snapshot.checksum`), so importing the same file twice changes nothing, and
+the database refuses a second snapshot of the same payload for the same source and moment.
+A different file for a source and moment already published is a correction of that snapshot.
+Implausible values and large jumps hold the import as a draft for review (../review.py).
 """
 
-import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ...cache import bump_data_generation
-from ...models import Measurement, Price, Snapshot
+from ...cache import invalidate_after_commit
+from ...models import Measurement, Price, Snapshot, payload_checksum
+from ..review import review_text
 from .formats import (
     CSV,
     FORMATS,
@@ -27,6 +30,14 @@ from .formats import (
     ImportIssue,
     ImportRejected,
     _Errors,
+)
+from .history import (
+    link_correction,
+    lock_source,
+    measurement_review,
+    other_snapshot_prices,
+    price_review,
+    replaced_snapshot,
 )
 from .reading import (
     _as_bytes,
@@ -40,6 +51,7 @@ from .reading import (
 from .rows import (
     _already_imported,
     _build_snapshot,
+    _check_existing_prices,
     _clean_measurements,
     _clean_prices,
     _lock_and_recheck,
@@ -55,6 +67,11 @@ class ImportResult:
     snapshot: Snapshot
     created: bool  # False: the same file had been imported before and nothing changed
     count: int = 0
+    concerns: list = field(default_factory=list)  # why it is held for review instead of published
+
+    @property
+    def held(self):
+        return bool(self.concerns)
 
     @property
     def summary(self):
@@ -65,22 +82,24 @@ class ImportResult:
             ) % {"pk": self.snapshot.pk, "status": status}
         values = {"count": self.count, "pk": self.snapshot.pk, "status": status}
         if self.kind == "prices":
-            return (
-                ngettext(
-                    "Imported %(count)s price, recorded in snapshot #%(pk)s (%(status)s).",
-                    "Imported %(count)s prices, recorded in snapshot #%(pk)s (%(status)s).",
-                    self.count,
-                )
-                % values
-            )
-        return (
-            ngettext(
+            text = ngettext(
+                "Imported %(count)s price, recorded in snapshot #%(pk)s (%(status)s).",
+                "Imported %(count)s prices, recorded in snapshot #%(pk)s (%(status)s).",
+                self.count,
+            ) % values
+        else:
+            text = ngettext(
                 "Imported %(count)s measurement into snapshot #%(pk)s (%(status)s).",
                 "Imported %(count)s measurements into snapshot #%(pk)s (%(status)s).",
                 self.count,
-            )
-            % values
-        )
+            ) % values
+        if self.snapshot.supersedes_id:
+            text += " " + _("It corrects snapshot #%(old)s (same source and measured at).") % {
+                "old": self.snapshot.supersedes_id
+            }
+        if self.held:
+            text += " " + _("Held for review, not published:") + "\n" + review_text(self.concerns)
+        return text
 
 
 # --- public entry points ----------------------------------------------------------------------
@@ -90,16 +109,17 @@ def import_snapshot(raw, fmt=None, *, filename=None, publish=False, **meta):
     """Import a snapshot with its measurements from CSV or JSON bytes.
 
     `meta` holds snapshot fields (SNAPSHOT_META) that a CSV file cannot carry; a JSON file
-    may carry them itself. Creates a draft unless `publish`. Raises ImportRejected.
+    may carry them itself. Creates a draft unless `publish` (and nothing needs review).
+    Raises ImportRejected.
     """
     raw = _as_bytes(raw)
-    checksum = hashlib.sha256(raw).hexdigest()
+    fmt = _guess_format(raw, fmt, filename)
+    text = _decode(raw, fmt)
+    checksum = payload_checksum(text)
     existing = _already_imported(checksum)
     if existing:
         return ImportResult("snapshot", existing, created=False)
 
-    fmt = _guess_format(raw, fmt, filename)
-    text = _decode(raw, fmt)
     errors = _Errors()
     if fmt == CSV:
         rows = _read_csv(text, MEASUREMENT_COLUMNS, errors)
@@ -110,35 +130,33 @@ def import_snapshot(raw, fmt=None, *, filename=None, publish=False, **meta):
     measurements = _clean_measurements(rows, errors)
     errors.raise_if_any()
 
-    with transaction.atomic():
-        existing = _lock_and_recheck(checksum)
-        if existing:
-            return ImportResult("snapshot", existing, created=False)
+    def write(replaced):
+        concerns = measurement_review(snapshot.source, measurements)
+        snapshot.review_notes = review_text(concerns)
         snapshot.save()
         for measurement in measurements:
             measurement.snapshot = snapshot
         Measurement.objects.bulk_create(measurements)
-        if publish:
-            snapshot.publish()
-            transaction.on_commit(bump_data_generation)
-    return ImportResult("snapshot", snapshot, created=True, count=len(measurements))
+        return concerns
+
+    return _write("snapshot", snapshot, checksum, write, publish, filename, count=len(measurements))
 
 
 def import_prices(raw, fmt=None, *, filename=None, publish=True, **meta):
     """Import a price list from CSV or JSON bytes.
 
-    The file is kept on a snapshot of the price-list `source` (published unless publish=False,
-    and a draft snapshot's prices are not used) and each price links to it. `meta` may give
-    `source`, `measured_at` and a default `effective_date` for rows without one.
+    The file is kept on a snapshot of the price-list `source` (published unless publish=False or
+    something needs review; a draft snapshot's prices are not used) and each price links to it.
+    `meta` may give `source`, `measured_at` and a default `effective_date` for rows without one.
     """
     raw = _as_bytes(raw)
-    checksum = hashlib.sha256(raw).hexdigest()
+    fmt = _guess_format(raw, fmt, filename)
+    text = _decode(raw, fmt)
+    checksum = payload_checksum(text)
     existing = _already_imported(checksum)
     if existing:
         return ImportResult("prices", existing, created=False)
 
-    fmt = _guess_format(raw, fmt, filename)
-    text = _decode(raw, fmt)
     errors = _Errors()
     if fmt == CSV:
         # A default effective date (command option / form field) makes the column optional.
@@ -158,25 +176,56 @@ def import_prices(raw, fmt=None, *, filename=None, publish=True, **meta):
     default_effective = None
     if merged.get("effective_date") not in (None, ""):
         default_effective = _parse_date_value(merged["effective_date"], errors, None, "effective_date")
-    prices = _clean_prices(rows, snapshot, default_effective, errors)
+    replaced = replaced_snapshot(snapshot)
+    prices = _clean_prices(rows, snapshot, default_effective, errors, other_snapshot_prices(replaced))
     errors.raise_if_any()
 
+    def write(replaced):
+        # Checked again under the source's lock: another import may have added one of these meanwhile.
+        late = _Errors()
+        _check_existing_prices(list(enumerate(prices, start=1)), late, other_snapshot_prices(replaced))
+        if late:
+            raise ImportRejected(
+                [ImportIssue(_("A price in this file was added meanwhile: %(error)s") % {"error": late[0].message})]
+            )
+        concerns = price_review(prices)
+        snapshot.review_notes = review_text(concerns)
+        snapshot.save()
+        for price in prices:
+            price.snapshot = snapshot
+            price.currency = price.currency.strip().upper()
+        Price.objects.bulk_create(prices)
+        return concerns
+
+    return _write("prices", snapshot, checksum, write, publish, filename, count=len(prices))
+
+
+def _write(kind, snapshot, checksum, write_rows, publish, filename, count):
+    """The shared transaction: lock, re-check for a duplicate, link a correction, write, publish."""
     try:
         with transaction.atomic():
             existing = _lock_and_recheck(checksum)
             if existing:
-                return ImportResult("prices", existing, created=False)
-            snapshot.save()
-            for price in prices:
-                price.snapshot = snapshot
-                price.currency = price.currency.strip().upper()
-            Price.objects.bulk_create(prices)
-            if publish:
-                snapshot.publish()
-                transaction.on_commit(bump_data_generation)
+                return ImportResult(kind, existing, created=False)
+            lock_source(snapshot)
+            replaced = replaced_snapshot(snapshot)
+            if replaced is not None:
+                link_correction(snapshot, replaced, filename)
+            concerns = write_rows(replaced)
+            if publish and not concerns:
+                if replaced is not None:
+                    replaced.publish_correction(snapshot, snapshot.correction_note)
+                else:
+                    snapshot.publish()
+                invalidate_after_commit()
     except IntegrityError as exc:
-        # Another import added one of these prices between our check and our write.
-        raise ImportRejected(
-            [ImportIssue(_("A price in this file was added meanwhile: %(error)s") % {"error": exc})]
-        ) from None
-    return ImportResult("prices", snapshot, created=True, count=len(prices))
+        # The unique payload constraint: the same file won a race against this import.
+        existing = (
+            Snapshot.objects.filter(source_id=snapshot.source_id, measured_at=snapshot.measured_at, checksum=checksum)
+            .defer("raw_payload")
+            .first()
+        )
+        if existing is not None:
+            return ImportResult(kind, existing, created=False)
+        raise ImportRejected([ImportIssue(_("The import could not be written: %(error)s") % {"error": exc})]) from None
+    return ImportResult(kind, snapshot, created=True, count=count, concerns=concerns)

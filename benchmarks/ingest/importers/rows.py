@@ -221,7 +221,7 @@ def _clean_measurements(rows, errors):
     return measurements
 
 
-def _clean_prices(rows, snapshot, default_effective, errors):
+def _clean_prices(rows, snapshot, default_effective, errors, stored=None):
     catalogue = _Catalogue(rows)
     row_sources = _resolve_sources([row["source"] for _, row in rows if _text(row.get("source"))])
     prices, seen = [], {}
@@ -282,23 +282,27 @@ def _clean_prices(rows, snapshot, default_effective, errors):
         if not local:
             prices.append((number, price))
     if seen:
-        _check_existing_prices(prices, errors)
+        _check_existing_prices(prices, errors, stored)
     return [price for _, price in prices]
 
 
-def _check_existing_prices(numbered_prices, errors):
-    """A price already stored for the same endpoint, source and day would collide with the file's."""
+def _check_existing_prices(numbered_prices, errors, stored=None):
+    """A price already stored for the same endpoint, source and day would collide with the file's.
+
+    `stored`: the prices to compare with (default all; a correction leaves out those it replaces).
+    """
     if not numbered_prices:
         return
     by_key = {(p.endpoint_id, p.effective_date, p.source_id): n for n, p in numbered_prices}
     clash = Q()
     for endpoint_id, effective, source_id in by_key:
         clash |= Q(endpoint_id=endpoint_id, effective_date=effective, source_id=source_id)
-    for stored in Price.objects.filter(clash).only("pk", "endpoint_id", "effective_date", "source_id"):
-        number = by_key[(stored.endpoint_id, stored.effective_date, stored.source_id)]
+    stored = Price.objects.all() if stored is None else stored
+    for price in stored.filter(clash).only("pk", "endpoint_id", "effective_date", "source_id"):
+        number = by_key[(price.endpoint_id, price.effective_date, price.source_id)]
         errors.add(
             _("a price for this endpoint, source and effective date is already stored (price #%(pk)s)")
-            % {"pk": stored.pk},
+            % {"pk": price.pk},
             number,
             "effective_date",
         )
