@@ -1,18 +1,72 @@
-"""Prices: listing with filters and editing."""
+"""Prices: listing with filters and editing. A price recorded by a published (or superseded) snapshot
+is history: it is shown, never edited or deleted in place; it changes through a correction of its
+snapshot, which keeps the old price and says what changed."""
 
 import django_filters
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.filters import DateRangePickerWidget, WagtailFilterSet
 from wagtail.admin.panels import FieldPanel, FieldRowPanel
 from wagtail.admin.ui.tables import DateColumn
-from wagtail.snippets.views.snippets import (
-    SnippetViewSet,
-)
+from wagtail.permission_policies import ModelPermissionPolicy
+from wagtail.permissions import register_permission_policy
+from wagtail.snippets.views.snippets import EditView, SnippetViewSet
 
-from ..models import LanguageModel, Price, Provider, Source
+from ..models import ImmutablePriceError, LanguageModel, Price, Provider, Snapshot, Source
 
 # --- prices -------------------------------------------------------------------------------------
 from .choosers import chooser_viewset_class
+
+
+class PricePermissionPolicy(ModelPermissionPolicy):
+    """Nobody deletes a price that belongs to published history, not even in bulk."""
+
+    def user_has_permission_for_instance(self, user, action, instance):
+        if action == "delete" and instance.locked_by() is not None:
+            return False
+        return super().user_has_permission_for_instance(user, action, instance)
+
+
+register_permission_policy(Price, PricePermissionPolicy(Price), exact_class=True)
+
+
+class PriceEditView(EditView):
+    """Editable while the price is free-standing or in a draft; otherwise a refusal that points to the
+    correction flow of its snapshot."""
+
+    @cached_property
+    def locked_by(self):
+        return self.object.locked_by()
+
+    def locked_message(self):
+        return ImmutablePriceError(self.locked_by).messages[0]
+
+    def correction_url(self):
+        return reverse(Snapshot.snippet_viewset.get_url_name("correct"), args=[self.locked_by.pk])
+
+    def post(self, request, *args, **kwargs):
+        if self.locked_by is not None:
+            messages.error(request, self.locked_message())
+            return redirect(self.get_edit_url())
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form):
+        try:
+            return super().form_valid(form)
+        except ValidationError as error:  # its snapshot was published in another tab meanwhile
+            form.add_error(None, error)
+            return self.form_invalid(form)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["price_locked_by"] = self.locked_by
+        if self.locked_by is not None and self.locked_by.status == "published":
+            context["price_correction_url"] = self.correction_url()
+        return context
 
 
 class PriceFilterSet(WagtailFilterSet):
@@ -37,6 +91,8 @@ class PriceViewSet(SnippetViewSet):
     model = Price
     icon = "tag"
     menu_label = _("Prices")
+    edit_view_class = PriceEditView
+    edit_template_name = "benchmarks/admin/price_edit.html"
     list_display = [
         "__str__",
         "input_per_m",

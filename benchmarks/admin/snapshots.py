@@ -28,7 +28,7 @@ from wagtail.snippets.views.snippets import (
 
 from ..cache import invalidate_after_commit
 from ..metrics import METRICS
-from ..models import Measurement, Snapshot, Source
+from ..models import Measurement, Price, Snapshot, Source
 
 # --- snapshots ----------------------------------------------------------------------------------
 from .choosers import chooser_viewset_class
@@ -68,10 +68,6 @@ def start_correction(snapshot):
     """
     if snapshot.status != Snapshot.Status.PUBLISHED:
         raise ValidationError(_("Only a published snapshot can be corrected."))
-    if snapshot.prices.exists():
-        raise ValidationError(
-            _("This snapshot records a price list; correct a price by editing it or import a new price list.")
-        )
     existing = Snapshot.objects.filter(supersedes=snapshot).first()
     if existing:
         return existing, False
@@ -87,12 +83,28 @@ def start_correction(snapshot):
             measured_at=snapshot.measured_at,
             fetched_at=snapshot.fetched_at,
             raw_payload=snapshot.raw_payload,
-            checksum=snapshot.checksum,
             supersedes=snapshot,
         )
         Measurement.objects.bulk_create(
             Measurement(snapshot=draft, endpoint_id=m.endpoint_id, metric=m.metric, value=m.value)
             for m in snapshot.measurements.all()
+        )
+        # A price list's prices are copied too: editors change them in the draft (Prices), and the
+        # published ones stay as they were, superseded with their snapshot.
+        Price.objects.bulk_create(
+            Price(
+                snapshot=draft,
+                endpoint_id=p.endpoint_id,
+                source_id=p.source_id,
+                input_per_m=p.input_per_m,
+                output_per_m=p.output_per_m,
+                currency=p.currency,
+                promo_input_per_m=p.promo_input_per_m,
+                promo_output_per_m=p.promo_output_per_m,
+                promo_until=p.promo_until,
+                effective_date=p.effective_date,
+            )
+            for p in snapshot.prices.all()
         )
     return draft, True
 
@@ -180,7 +192,7 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
                         _("Publish"), url=self.snapshot_url("publish", self.object), icon_name="upload"
                     ),
                 )
-            elif self.object.status == Snapshot.Status.PUBLISHED and not self.object.prices.exists():
+            elif self.object.status == Snapshot.Status.PUBLISHED:
                 buttons.insert(
                     0,
                     HeaderButton(
@@ -200,6 +212,12 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
         if self.read_only:
             context["measurements"] = measurement_rows(snapshot)
             context["price_count"] = snapshot.prices.count()
+        else:
+            # Prices are not inline rows of a snapshot: each links to its own form while this is a draft.
+            context["draft_prices"] = [
+                (price, reverse(Price.snippet_viewset.get_url_name("edit"), args=[price.pk]))
+                for price in snapshot.prices.select_related("endpoint__provider", "endpoint__model")
+            ]
         if self.user_has_permission("change"):
             context["publish_url"] = self.snapshot_url("publish", snapshot)
             context["correct_url"] = self.snapshot_url("correct", snapshot)
