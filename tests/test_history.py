@@ -171,10 +171,10 @@ def test_page_queries_use_the_snapshot_indexes():
         cursor.execute("ANALYZE benchmarks_snapshot")
 
     # The newest published snapshot of a source (SnapshotQuerySet.current): either index serves it.
-    current_plan = plan(Snapshot.objects.published().for_source(sources[3]).order_by("-measured_at", "-pk")[:1])
+    current_plan = plan(Snapshot.objects.published().filter(source=sources[3]).order_by("-measured_at", "-pk")[:1])
     assert "Seq Scan" not in current_plan and "snapshot_" in current_plan, current_plan
     # A source's published history over a month (as_of pages, the freshness trail).
-    history = Snapshot.objects.published().for_source(sources[3]).filter(
+    history = Snapshot.objects.published().filter(source=sources[3]).filter(
         measured_at__gte=now - datetime.timedelta(days=40), measured_at__lte=now - datetime.timedelta(days=10)
     )
     history_plan = plan(history)

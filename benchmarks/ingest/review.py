@@ -75,7 +75,7 @@ def missing_fields(source, metric_keys, has_prices):
     Per metric over the whole snapshot, not per endpoint: one endpoint without a value is "not
     measured", a metric gone from every row is a field the upstream stopped sending.
     """
-    previous = Snapshot.objects.current(source)
+    previous = Snapshot.objects.published().filter(source=source).order_by("-measured_at", "-pk").first()
     if previous is None:
         return []
     before = set(previous.measurements.values_list("metric", flat=True).distinct())
