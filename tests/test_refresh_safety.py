@@ -212,3 +212,19 @@ def test_a_cache_outage_after_the_commit_does_not_fail_a_published_run(fake_upst
     assert data_generation() == generation
     invalidate_cache.delay().get()
     assert data_generation() != generation
+
+
+def test_the_dashboard_lists_a_held_run_as_held(world, fake_upstream, refresh, editor_client):
+    serve_glm(fake_upstream, lambda p: p[0]["performance"].update(median_output_tokens_per_second=9000))
+    refresh(world.aa_providers)
+    panel = editor_client.get(reverse("wagtailadmin_home")).content.decode()
+    assert "Held for review" in panel and world.aa_providers.title in panel
+
+
+def test_every_speed_and_time_metric_declares_its_plausible_maximum():
+    from benchmarks.metrics import METRICS, SPEED, TIME
+
+    undeclared = [key for key, metric in METRICS.items() if metric.kind in (SPEED, TIME) and not metric.plausible_max]
+    assert undeclared == []
+    assert METRICS["output_speed_median"].implausible(Decimal("5000")) is None  # the bound itself is plausible
+    assert METRICS["output_speed_median"].implausible(Decimal("5000.1"))

@@ -30,7 +30,10 @@ class DataChangedPanel(Component):
         context = super().get_context_data(parent_context)
         since = timezone.now() - RECENT_CHANGES
         runs = list(
-            RefreshRun.objects.filter(status=RefreshRun.Status.CHANGED, finished__gte=since)
+            # Held runs too: their drafts wait for an editor to check the reasons and publish them.
+            RefreshRun.objects.filter(
+                status__in=[RefreshRun.Status.CHANGED, RefreshRun.Status.HELD], finished__gte=since
+            )
             .select_related("source", "snapshot")
             .order_by("-finished", "-pk")[:PANEL_RUNS]
         )

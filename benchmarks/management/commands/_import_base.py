@@ -43,4 +43,7 @@ class ImportCommand(BaseCommand):
             raise CommandError(
                 f"{count} error{'s' if count != 1 else ''} in {path.name}; nothing was written."
             ) from None
-        self.stdout.write(self.style.SUCCESS(str(result.summary)) if result.created else str(result.summary))
+        if result.created and result.held:  # written, but as a draft an editor must check first
+            self.stdout.write(self.style.WARNING(str(result.summary)))
+        else:
+            self.stdout.write(self.style.SUCCESS(str(result.summary)) if result.created else str(result.summary))
