@@ -24,7 +24,7 @@ def one_checksum_meaning(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benchmarks', '0003_provider_source_review_workflow'),
+        ('benchmarks', '0004_source_licence_ratelimit'),
     ]
 
     operations = [
