@@ -40,7 +40,7 @@ def refresh(django_capture_on_commit_callbacks):
 
 def serve_glm(fake_upstream, change):
     """Serve the GLM-5.3 per-provider document after `change(providers)` edits its rows."""
-    body = example_json("aa_language_model_providers_glm-5-3.json")
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
     change(body["data"]["providers"])
     fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
 
