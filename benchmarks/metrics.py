@@ -13,6 +13,9 @@ from django.utils.translation import gettext_lazy as _
 SPEED = "speed"  # tokens per second, >= 0
 TIME = "time"  # seconds, >= 0
 PERCENT = "percent"  # 0..100
+COUNT = "count"  # whole number of requests, >= 0
+# Figures from our own probe or an imported runner file (firstparty app) say so in their definition,
+# so a reader never takes them for a third party's figure of the same name.
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class Metric:
         value = Decimal(value)
         if not value.is_finite():
             return _("%(metric)s must be a finite number.") % {"metric": self.label}
-        if self.kind in (SPEED, TIME) and value < 0:
+        if self.kind in (SPEED, TIME, COUNT) and value < 0:
             return _("%(metric)s cannot be negative (got %(value)s).") % {"metric": self.label, "value": value}
         if self.kind == PERCENT and not (0 <= value <= 100):
             return _("%(metric)s is a percentage and must be between 0 and 100 (got %(value)s).") % {
@@ -145,18 +148,45 @@ _METRICS = [
     ),
     Metric(
         "ttft_median", _("Time to first token median"), _("TTFT median"), _("s"), TIME, 2, False,
-        _("Median seconds from sending the request to receiving the first visible token."),
-        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS,
+        _("Median seconds from sending the request to receiving the first visible token, over requests that "
+          "completed. From our own per-request records."),
+        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
+        plausible_max=MAX_FIRST_TOKEN_SECONDS,
     ),
     Metric(
         "ttft_p95", _("Time to first token p95"), _("TTFT p95"), _("s"), TIME, 2, False,
-        _("95th percentile of the time to first token: the slow start most users still see."),
-        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS,
+        _("95th percentile of the time to first token: the slow start most users still see. From our own "
+          "per-request records."),
+        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
+        plausible_max=MAX_FIRST_TOKEN_SECONDS,
+    ),
+    Metric(
+        "ttft_p99", _("Time to first token p99"), _("TTFT p99"), _("s"), TIME, 2, False,
+        _("99th percentile of the time to first token. From our own per-request records."),
+        cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
+        plausible_max=MAX_FIRST_TOKEN_SECONDS,
     ),
     Metric(
         "tps_p95", _("Tokens per second p95 floor"), _("Tokens/s p95"), _("tok/s"), SPEED, 1, True,
-        _("Output tokens per second that 95% of requests met or beat: the slow throughput floor."),
-        cell_suffix=" tok/s", leader_label=_("fastest"), plausible_max=MAX_TOKENS_PER_SECOND,
+        _("Tokens per second that 95% of requests met or beat (the 5th percentile): the slow throughput floor. "
+          "Tokens per second = tokens after the first one divided by the time after the first token. From our "
+          "own per-request records."),
+        cell_suffix=" tok/s", leader_label=_("fastest"),
+        plausible_max=MAX_TOKENS_PER_SECOND,
+    ),
+    Metric(
+        "tps_median", _("Tokens per second median"), _("Tokens/s median"), _("tok/s"), SPEED, 1, True,
+        _("Median tokens per second: tokens after the first one divided by the time after the first token. "
+          "From our own per-request records; not Artificial Analysis' “Output speed”."),
+        leader_label=_("fastest"),
+        plausible_max=MAX_TOKENS_PER_SECOND,
+    ),
+    Metric(
+        "tps_mean", _("Tokens per second mean"), _("Tokens/s mean"), _("tok/s"), SPEED, 1, True,
+        _("Mean tokens per second (tokens after the first one divided by the time after the first token) over "
+          "the requests that completed. From our own per-request records."),
+        leader_label=_("fastest"),
+        plausible_max=MAX_TOKENS_PER_SECOND,
     ),
     Metric(
         "e2e_median", _("End-to-end median"), _("End-to-end median"), _("s"), TIME, 2, False,
@@ -165,10 +195,22 @@ _METRICS = [
         plausible_max=MAX_ANSWER_SECONDS,
     ),
     Metric(
-        "e2e_p99", _("End-to-end p99"), _("End-to-end p99"), _("s"), TIME, 2, False,
-        _("99th percentile of the time to a complete answer: the tail an application waits on."),
+        "e2e_p95", _("End-to-end p95"), _("End-to-end p95"), _("s"), TIME, 2, False,
+        _("95th percentile of the time to a complete answer. From our own per-request records."),
         cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
         plausible_max=MAX_ANSWER_SECONDS,
+    ),
+    Metric(
+        "e2e_p99", _("End-to-end p99"), _("End-to-end p99"), _("s"), TIME, 2, False,
+        _("99th percentile of the time to a complete answer: the tail an application waits on. From our own "
+          "per-request records."),
+        cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
+        plausible_max=MAX_ANSWER_SECONDS,
+    ),
+    Metric(
+        "sample_count", _("Requests measured"), _("Requests"), _("requests"), COUNT, 0, True,
+        _("Number of requests behind the figures, failures included. From our own per-request records."),
+        max_age=timedelta(days=3650),
     ),
     Metric(
         "accuracy_index", _("Endpoint Accuracy Index"), _("Endpoint Accuracy Index v1.0"), _("%"), PERCENT, 2, True,
@@ -178,12 +220,14 @@ _METRICS = [
     ),
     Metric(
         "task_success", _("Task success"), _("Task success"), _("%"), PERCENT, 1, True,
-        _("Share of requests answered schema-valid and exactly correct; errors and timeouts count as failures."),
+        _("Share of requests answered schema-valid and exactly correct; errors and timeouts count as failures "
+          "(they stay in the denominator). From our own per-request records."),
         cell_suffix="%", leader_label=_("most accurate"), diff_unit="pp",
     ),
     Metric(
         "failure_rate", _("Failure rate"), _("Failure rate"), _("%"), PERCENT, 1, False,
-        _("Share of requests that ended in an HTTP error, a timeout or a malformed response."),
+        _("Share of requests that ended in an HTTP error, a timeout or a malformed response. From our own "
+          "per-request records."),
         cell_suffix="%", leader_label=_("most reliable"), diff_unit="pp",
     ),
 ]

@@ -21,6 +21,7 @@ INSTALLED_APPS = [
     "wagtail_modeltranslation.migrate",
     "modeltranslation",
     "benchmarks",
+    "firstparty",
     "articles",
     "reviews",
     "editorial",
@@ -139,6 +140,24 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "benchmarks.tasks.heartbeat", "schedule": 300.0},
     "sweep-stuck-refresh-runs": {"task": "benchmarks.tasks.sweep_stuck_runs", "schedule": 300.0},
 }
+
+# First-party probes (docs/first-party-runs.md) run on their own queue so that workers in several regions
+# can share them: `celery -A config worker -Q probes`. Beat wakes a dispatcher that enqueues the due
+# endpoints; each endpoint's cadence and daily budget live in the admin.
+CELERY_TASK_ROUTES = {
+    "firstparty.tasks.probe_endpoint": {"queue": "probes"},
+    "firstparty.tasks.run_endpoint_batch": {"queue": "probes"},
+}
+PROBE_REGION = env_str("PROBE_REGION", "")  # label written on every record this worker measures
+PROBE_DISPATCH_SECONDS = env_int("PROBE_DISPATCH_SECONDS", 60)
+FIRSTPARTY_RETENTION_DAYS = env_int("FIRSTPARTY_RETENTION_DAYS", 400)
+CELERY_BEAT_SCHEDULE["firstparty-dispatch-probes"] = {
+    "task": "firstparty.tasks.dispatch_due_probes", "schedule": float(PROBE_DISPATCH_SECONDS),
+}
+CELERY_BEAT_SCHEDULE["firstparty-aggregate-series"] = {
+    "task": "firstparty.tasks.aggregate_series", "schedule": 300.0,
+}
+CELERY_BEAT_SCHEDULE["firstparty-retention"] = {"task": "firstparty.tasks.drop_old_records", "schedule": 86400.0}
 
 # Data refresh (docs/upstreams.md). Beat wakes one task per upstream this often; each task then
 # refreshes the enabled sources whose own interval ("refresh every", editable in the admin) has passed.
