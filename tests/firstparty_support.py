@@ -1,0 +1,47 @@
+"""Shared set-up for the first-party tests: an endpoint, a first-party source, a probe configuration."""
+
+import pytest
+
+from benchmarks.models import Endpoint, LanguageModel, Provider, Source
+from firstparty.models import ProbeConfig, Series
+
+KEY_ENV = "FAKE_PROVIDER_API_KEY"
+KEY_VALUE = "sk-test-0123456789-do-not-leak"
+
+
+def make_endpoint(slug="acme", model_slug="glm-5-3-flash", tier=""):
+    provider, _ = Provider.objects.get_or_create(slug=slug, defaults={"name": slug.title()})
+    model, _ = LanguageModel.objects.get_or_create(slug=model_slug, defaults={"name": model_slug.upper()})
+    endpoint, _ = Endpoint.objects.get_or_create(provider=provider, model=model, tier=tier,
+                                                 defaults={"api_model_id": f"{slug}/{model_slug}"})
+    return endpoint
+
+
+def first_party_source(title="Probe series"):
+    return Source.objects.create(title=title, publisher="us", url=f"https://example.org/{title.replace(' ', '-')}",
+                                 kind="first_party", auto_publish=True)
+
+
+def make_config(base_url, endpoint=None, series=None, **extra):
+    return ProbeConfig.objects.create(
+        endpoint=endpoint or make_endpoint(), base_url=base_url, api_key_env=KEY_ENV, series=series, **extra
+    )
+
+
+@pytest.fixture
+def fake_provider():
+    from tests.fake_openai import FakeProvider
+
+    with FakeProvider() as provider:
+        yield provider
+
+
+@pytest.fixture
+def api_key(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, KEY_VALUE)
+    return KEY_VALUE
+
+
+@pytest.fixture
+def series(db):
+    return Series.objects.create(name="test series", source=first_party_source())
