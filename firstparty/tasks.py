@@ -8,7 +8,14 @@ from django.utils import timezone
 
 from .models import ProbeConfig, RequestRecord, Run, Series
 from .probe import stream_completion
-from .scheduling import api_key, claim_due_configs, droppable_records, missing_key_message, region, reserve_request
+from .scheduling import (
+    api_key,
+    claim_due_configs,
+    droppable_records,
+    missing_key_message,
+    region,
+    reserve_request,
+)
 
 log = logging.getLogger(__name__)
 

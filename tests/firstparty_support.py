@@ -1,9 +1,7 @@
 """Shared set-up for the first-party tests: an endpoint, a first-party source, a probe configuration."""
 
-import pytest
-
 from benchmarks.models import Endpoint, LanguageModel, Provider, Source
-from firstparty.models import ProbeConfig, Series
+from firstparty.models import ProbeConfig
 
 KEY_ENV = "FAKE_PROVIDER_API_KEY"
 KEY_VALUE = "sk-test-0123456789-do-not-leak"
@@ -26,22 +24,3 @@ def make_config(base_url, endpoint=None, series=None, **extra):
     return ProbeConfig.objects.create(
         endpoint=endpoint or make_endpoint(), base_url=base_url, api_key_env=KEY_ENV, series=series, **extra
     )
-
-
-@pytest.fixture
-def fake_provider():
-    from tests.fake_openai import FakeProvider
-
-    with FakeProvider() as provider:
-        yield provider
-
-
-@pytest.fixture
-def api_key(monkeypatch):
-    monkeypatch.setenv(KEY_ENV, KEY_VALUE)
-    return KEY_VALUE
-
-
-@pytest.fixture
-def series(db):
-    return Series.objects.create(name="test series", source=first_party_source())

@@ -7,7 +7,7 @@ import pytest
 from firstparty.models import ProbeConfig, RequestRecord
 from firstparty.tasks import dispatch_due_probes, probe_endpoint
 from tests.fake_openai import Scenario
-from tests.firstparty_support import KEY_ENV, KEY_VALUE, api_key, fake_provider, make_config, series  # noqa: F401
+from tests.firstparty_support import KEY_ENV, KEY_VALUE, make_config
 
 pytestmark = pytest.mark.django_db
 
