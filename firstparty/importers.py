@@ -21,7 +21,10 @@ from .models import ImportedFile, RequestRecord, Run, tokens_per_second
 
 REQUIRED = ("provider", "model", "started_at", "outcome")
 OPTIONAL = ("tier", "region", "ttft_s", "e2e_s", "output_tokens", "token_count", "http_status", "error")
-COLUMNS = REQUIRED + OPTIONAL
+# tokens_per_second is derived from the other columns; a file may carry it (our own CSV export does),
+# but the stored value is always recomputed so there is one definition.
+DERIVED = ("tokens_per_second",)
+COLUMNS = REQUIRED + OPTIONAL + DERIVED
 OUTCOMES = {choice.value for choice in RequestRecord.Outcome}
 COMPLETED = {str(o) for o in RequestRecord.COMPLETED}
 MAX_SECONDS = 3600.0

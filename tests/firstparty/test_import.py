@@ -65,7 +65,7 @@ def test_csv_import_by_run_name(tmp_path, run):
         ("bad.jsonl", json.dumps({**GOOD[0], "outcome": "great"}), ["row 1: column outcome: 'great' is not one of"]),
         ("bad.jsonl", json.dumps({**GOOD[0], "started_at": "2026-09-03 09:00"}), ["row 1: column started_at: give a time zone"]),
         ("bad.jsonl", json.dumps({**GOOD[0], "ttft_s": 99999}), ["row 1: column ttft_s: 99999 s is outside"]),
-        ("bad.jsonl", json.dumps({**GOOD[0], "tokens_per_second": 5}), ["row 1: unknown column(s) tokens_per_second"]),
+        ("bad.jsonl", json.dumps({**GOOD[0], "speed": 5}), ["row 1: unknown column(s) speed"]),
         ("bad.csv", "provider,model,started_at,outcome,output_tokens\nacme,glm-5-3-flash,2026-09-03T09:00:00Z,success,x\n",
          ["row 2: column output_tokens: must be a number"]),
         ("bad.txt", "whatever", ["use a .jsonl or .csv file"]),

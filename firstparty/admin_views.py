@@ -1,0 +1,204 @@
+"""Admin actions on runs (start, upload records) and the provenance of a snapshot down to its records."""
+
+import csv
+
+from django import forms
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Max, Min
+from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+from django.views.generic import FormView, TemplateView
+from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
+
+from benchmarks.models import Snapshot
+
+from .importers import RecordImportError, import_records
+from .models import RequestRecord, Run
+from .scheduling import start_run
+
+URLS = "firstparty_actions"
+CSV_COLUMNS = ("provider", "model", "tier", "started_at", "region", "outcome", "http_status", "ttft_s", "e2e_s",
+               "output_tokens", "token_count", "tokens_per_second", "error")
+
+
+def can_run(user):
+    return user.has_perm("firstparty.change_run")
+
+
+def records_of_snapshot(snapshot):
+    """The records behind a snapshot: its run's, or its series window's."""
+    run = Run.objects.filter(snapshot=snapshot).first()
+    if run:
+        return RequestRecord.objects.filter(run=run), run
+    period = getattr(snapshot, "series_period", None)
+    if period is None:
+        return RequestRecord.objects.none(), None
+    qs = RequestRecord.objects.filter(series=period.series, started_at__gte=period.window_start,
+                                      started_at__lt=period.window_end)
+    if period.series.region:
+        qs = qs.filter(region=period.series.region)
+    return qs, period.series
+
+
+class StartRunView(WagtailAdminTemplateMixin, TemplateView):
+    template_name = "firstparty/start_run.html"
+    header_icon = "pick"
+    page_title = _("Start run")
+
+    def dispatch(self, request, pk):
+        if not can_run(request.user):
+            raise PermissionDenied
+        self.run = get_object_or_404(Run, pk=pk)
+        return super().dispatch(request)
+
+    def get_page_subtitle(self):
+        return str(self.run)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(run=self.run, endpoints=list(self.run.endpoints.select_related("provider", "model")),
+                       errors=getattr(self, "errors", []))
+        return context
+
+    def post(self, request):
+        from .tasks import run_endpoint_batch
+
+        try:
+            endpoint_ids = start_run(self.run)
+        except ValidationError as error:
+            self.errors = error.messages
+            return self.render_to_response(self.get_context_data())
+        for endpoint_id in endpoint_ids:
+            run_endpoint_batch.apply_async(args=[self.run.pk, endpoint_id])
+        messages.success(request, gettext("Run “%(run)s” started: %(count)s endpoints queued on the probes queue.")
+                         % {"run": self.run, "count": len(endpoint_ids)})
+        return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
+
+
+class RunProgressView(WagtailAdminTemplateMixin, TemplateView):
+    template_name = "firstparty/run_progress.html"
+    header_icon = "time"
+    page_title = _("Run progress")
+
+    def dispatch(self, request, pk):
+        if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
+            raise PermissionDenied
+        self.run = get_object_or_404(Run.objects.select_related("snapshot"), pk=pk)
+        return super().dispatch(request)
+
+    def get_page_subtitle(self):
+        return str(self.run)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        done, expected = self.run.progress()
+        per_endpoint = (self.run.records.values("endpoint__provider__name", "endpoint__tier")
+                        .annotate(count=Count("pk")).order_by("endpoint__provider__name"))
+        context.update(run=self.run, done=done, expected=expected,
+                       percent=round(100 * done / expected) if expected else 0, per_endpoint=per_endpoint,
+                       provenance=reverse(f"{URLS}:provenance", args=[self.run.snapshot_id])
+                       if self.run.snapshot_id else "")
+        return context
+
+
+class UploadForm(forms.Form):
+    file = forms.FileField(label=_("Records file (.jsonl or .csv)"))
+    aggregate = forms.BooleanField(label=_("Aggregate the run into its snapshot afterwards"), required=False)
+
+
+class UploadRecordsView(WagtailAdminTemplateMixin, FormView):
+    template_name = "firstparty/upload.html"
+    header_icon = "upload"
+    page_title = _("Upload request records")
+    form_class = UploadForm
+    max_bytes = 200 * 1024 * 1024
+
+    def dispatch(self, request, pk):
+        if not can_run(request.user):
+            raise PermissionDenied
+        self.run = get_object_or_404(Run, pk=pk)
+        return super().dispatch(request)
+
+    def get_page_subtitle(self):
+        return str(self.run)
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "run": self.run, "errors": getattr(self, "errors", [])}
+
+    def form_valid(self, form):
+        upload = form.cleaned_data["file"]
+        if upload.size > self.max_bytes:
+            self.errors = [gettext("The file is larger than 200 MB; import it with manage.py import_requests.")]
+            return self.form_invalid(form)
+        try:
+            imported = import_records(self.run, upload.read(), upload.name)
+        except (RecordImportError, UnicodeDecodeError) as rejected:
+            self.errors = getattr(rejected, "errors", None) or [gettext("The file is not UTF-8 text.")]
+            return self.form_invalid(form)
+        messages.success(self.request, gettext("%(rows)s records imported from %(name)s (SHA-256 %(checksum)s).")
+                         % {"rows": imported.rows, "name": imported.name, "checksum": imported.checksum[:16]})
+        if form.cleaned_data["aggregate"]:
+            from .aggregation import aggregate_run
+
+            aggregate_run(self.run, publish=self.run.source.auto_publish)
+        return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
+
+
+class ProvenanceView(WagtailAdminTemplateMixin, TemplateView):
+    """Snapshot → records: how many, over which span, with which outcomes, and a CSV of them."""
+
+    template_name = "firstparty/provenance.html"
+    header_icon = "list-ul"
+    page_title = _("Request records behind a snapshot")
+
+    def dispatch(self, request, snapshot_id):
+        if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
+            raise PermissionDenied
+        self.snapshot = get_object_or_404(Snapshot.objects.select_related("source"), pk=snapshot_id)
+        return super().dispatch(request)
+
+    def get_page_subtitle(self):
+        return str(self.snapshot)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        records, origin = records_of_snapshot(self.snapshot)
+        summary = records.aggregate(count=Count("pk"), first=Min("started_at"), last=Max("started_at"))
+        outcomes = records.values("outcome").annotate(count=Count("pk")).order_by("outcome")
+        labels = dict(RequestRecord.Outcome.choices)
+        context.update(
+            snapshot=self.snapshot, origin=origin, summary=summary,
+            outcomes=[(labels.get(o["outcome"], o["outcome"]), o["count"]) for o in outcomes],
+            csv_url=reverse(f"{URLS}:records_csv", args=[self.snapshot.pk]),
+        )
+        return context
+
+
+class Echo:
+    def write(self, value):
+        return value
+
+
+def records_csv(request, snapshot_id):
+    if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
+        raise PermissionDenied
+    snapshot = get_object_or_404(Snapshot, pk=snapshot_id)
+    records, _origin = records_of_snapshot(snapshot)
+    writer = csv.writer(Echo())
+    rows = records.order_by("started_at", "pk").values_list(
+        "endpoint__provider__slug", "endpoint__model__slug", "endpoint__tier", "started_at", "region", "outcome",
+        "http_status", "ttft_s", "e2e_s", "output_tokens", "token_count", "tokens_per_second", "error",
+    )
+
+    def lines():
+        yield writer.writerow(CSV_COLUMNS)
+        for row in rows.iterator(chunk_size=5000):
+            yield writer.writerow([value.isoformat() if hasattr(value, "isoformat") else value for value in row])
+
+    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="snapshot-{snapshot.pk}-records.csv"'
+    return response
