@@ -234,6 +234,12 @@ _METRICS = [
 
 METRICS = {metric.key: metric for metric in _METRICS}
 METRIC_CHOICES = [(metric.key, metric.label) for metric in _METRICS]
+
+
+def metric_choices():
+    """The registry as choices. Fields and blocks take this callable, so migrations store a reference to it
+    rather than a copy of the list, and adding a metric to the registry needs no migration."""
+    return METRIC_CHOICES
 PRICE_MAX_AGE = timedelta(days=7)
 
 

@@ -12,7 +12,7 @@ from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
 from wagtail.models import DraftStateMixin, LockableMixin, RevisionMixin, WorkflowMixin
 
-from .metrics import METRIC_CHOICES, METRICS
+from .metrics import METRICS, metric_choices
 from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
 
 
@@ -338,7 +338,7 @@ class ImmutablePriceError(ValidationError):
 class Measurement(models.Model):
     snapshot = ParentalKey(Snapshot, on_delete=models.CASCADE, related_name="measurements", verbose_name=_("snapshot"))
     endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="measurements", verbose_name=_("endpoint"))
-    metric = models.CharField(_("metric"), max_length=40, choices=METRIC_CHOICES)
+    metric = models.CharField(_("metric"), max_length=40, choices=metric_choices)
     value = models.DecimalField(_("value"), max_digits=16, decimal_places=6)
 
     objects = MeasurementQuerySet.as_manager()

@@ -25,6 +25,7 @@ OPTIONAL = ("tier", "region", "ttft_s", "e2e_s", "output_tokens", "token_count",
 # but the stored value is always recomputed so there is one definition.
 DERIVED = ("tokens_per_second",)
 COLUMNS = REQUIRED + OPTIONAL + DERIVED
+ALLOWED = frozenset(COLUMNS)
 OUTCOMES = {choice.value for choice in RequestRecord.Outcome}
 COMPLETED = {str(o) for o in RequestRecord.COMPLETED}
 MAX_SECONDS = 3600.0
@@ -83,8 +84,8 @@ class RowChecker:
 
     def check(self, row):
         """A dict of record fields, or raise ValueError("column: message")."""
-        unknown = sorted(set(row) - set(COLUMNS))
-        if unknown:
+        if not row.keys() <= ALLOWED:
+            unknown = sorted(set(row) - ALLOWED)
             raise ValueError(_("unknown column(s) %(columns)s") % {"columns": ", ".join(unknown)})
         for column in REQUIRED:
             if row.get(column) in (None, ""):
@@ -165,14 +166,32 @@ def parse(text, name):
     return records
 
 
-def _copy(records, run_id, file_id):
-    with connection.cursor() as cursor:
-        sql = f"COPY firstparty_requestrecord ({', '.join(COPY_COLUMNS)}) FROM STDIN"
-        with cursor.cursor.copy(sql) as copy:
-            for r in records:
-                copy.write_row((r["endpoint_id"], run_id, file_id, r["started_at"], r["region"], r["ttft_s"],
-                                r["e2e_s"], r["output_tokens"], r["token_count"], r["tokens_per_second"],
-                                r["outcome"], r["http_status"], r["error"]))
+def _copy_value(value):
+    """One value in PostgreSQL's COPY text format."""
+    if value is None:
+        return "\\N"
+    if isinstance(value, str):
+        return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def _copy(records, run_id, file_id, batch=20_000):
+    """COPY in text format, written in large blocks: formatting the lines ourselves is several times faster
+    than adapting each value through write_row."""
+    sql = f"COPY firstparty_requestrecord ({', '.join(COPY_COLUMNS)}) FROM STDIN"
+    with connection.cursor() as cursor, cursor.cursor.copy(sql) as copy:
+        for start in range(0, len(records), batch):
+            lines = []
+            for r in records[start:start + batch]:
+                values = (r["endpoint_id"], run_id, file_id, r["started_at"], r["region"], r["ttft_s"], r["e2e_s"],
+                          r["output_tokens"], r["token_count"], r["tokens_per_second"], r["outcome"],
+                          r["http_status"], r["error"])
+                lines.append("\t".join(map(_copy_value, values)))
+            copy.write("\n".join(lines) + "\n")
 
 
 def insert_records(records, run_id, file_id=None):

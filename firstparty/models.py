@@ -231,10 +231,17 @@ class RequestRecord(models.Model):
     COMPLETED = (Outcome.SUCCESS, Outcome.WRONG_ANSWER)
     FAILED = (Outcome.TIMEOUT, Outcome.HTTP_ERROR, Outcome.MALFORMED)
 
-    endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="+")
-    run = models.ForeignKey(Run, on_delete=models.CASCADE, null=True, blank=True, related_name="records")
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, null=True, blank=True, related_name="records")
-    file = models.ForeignKey(ImportedFile, on_delete=models.SET_NULL, null=True, blank=True, related_name="records")
+    # Records arrive in bulk (COPY of whole files, 600-request runs), so the table keeps few indexes:
+    # the composite ones below serve every read (per run, per series window, retention by age). The link
+    # to the imported file is provenance only; it has no database constraint, which saves one referential
+    # check per inserted row (the file row is written in the same transaction as its records).
+    endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="+", db_index=False)
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, null=True, blank=True, related_name="records",
+                            db_index=False)
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, null=True, blank=True, related_name="records",
+                               db_index=False)
+    file = models.ForeignKey(ImportedFile, on_delete=models.SET_NULL, null=True, blank=True, related_name="records",
+                             db_index=False, db_constraint=False)
     started_at = models.DateTimeField()
     region = models.CharField(max_length=50, blank=True)
     ttft_s = models.FloatField(null=True, blank=True)

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
 from wagtail.snippets.blocks import SnippetChooserBlock
 
-from benchmarks.metrics import METRIC_CHOICES
+from benchmarks.metrics import metric_choices
 
 BoundChild = namedtuple("BoundChild", ["block", "value"])
 
@@ -20,7 +20,7 @@ def source_chooser(**kwargs):
 
 
 def metric_choice(**kwargs):
-    return blocks.ChoiceBlock(choices=METRIC_CHOICES, label=kwargs.pop("label", _("metric")), **kwargs)
+    return blocks.ChoiceBlock(choices=metric_choices, label=kwargs.pop("label", _("metric")), **kwargs)
 
 
 NAME_STYLE_CHOICES = [("short", _("Short provider name (Fireworks)")), ("full", _("Full provider name (Fireworks AI)"))]
