@@ -168,7 +168,7 @@ _METRICS = [
     ),
     Metric(
         "tps_p95", _("Tokens per second p95 floor"), _("Tokens/s p95"), _("tok/s"), SPEED, 1, True,
-        _("Tokens per second that 95% of requests met or beat (the 5th percentile): the slow throughput floor. "
+        _("Tokens per second that 95 percent of requests met or beat (the 5th percentile): the slow throughput floor. "
           "Tokens per second = tokens after the first one divided by the time after the first token. From our "
           "own per-request records."),
         cell_suffix=" tok/s", leader_label=_("fastest"),

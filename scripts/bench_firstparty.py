@@ -108,6 +108,8 @@ def main():
                                        kind="first_party")
         series = Series.objects.create(name="bench", source=source)
         total = args.endpoints * args.per_endpoint
+        print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs "
+              "(figures scale with how busy the machine is)")
 
         start = time.perf_counter()
         copy_series_records(series, record_rows(endpoints, args.per_endpoint, rng))
