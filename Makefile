@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 MANAGE := $(PY) manage.py
 
-.PHONY: run test services install install-test setup messages lint lock worker beat clean
+.PHONY: run test services install install-test setup messages lint lock worker probe-worker beat clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -52,6 +52,10 @@ test: services install-test messages
 
 worker: install
 	$(VENV)/bin/celery -A config worker -l info
+
+# First-party probes have their own queue (docs/first-party-runs.md); run one per region.
+probe-worker: install
+	$(VENV)/bin/celery -A config worker -Q probes -l info
 
 beat: install
 	$(VENV)/bin/celery -A config beat -l info
