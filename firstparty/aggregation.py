@@ -11,6 +11,7 @@ Definitions (also in docs/first-party-runs.md and the metric registry):
 - Task success and failure rate are shares of every request, errors and timeouts included.
 """
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -158,10 +159,17 @@ def measurements_for(snapshot, rows):
     return measurements
 
 
+def checksum(measurements):
+    """SHA-256 over the sorted endpoint|metric|value lines: the same figures give the same checksum."""
+    lines = sorted(f"{m.endpoint_id}|{m.metric}|{m.value.normalize()}" for m in measurements)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
 def _write_snapshot(source, rows, measured_at, publish, **meta):
     snapshot = Snapshot.objects.create(source=source, measured_at=measured_at, **meta)
-    Measurement.objects.bulk_create(measurements_for(snapshot, rows))
-    snapshot.checksum = snapshot.compute_checksum()
+    measurements = measurements_for(snapshot, rows)
+    Measurement.objects.bulk_create(measurements)
+    snapshot.checksum = checksum(measurements)
     snapshot.save(update_fields=["checksum"])
     if publish:
         snapshot.publish()

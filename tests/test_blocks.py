@@ -177,7 +177,7 @@ def test_provider_list_sentences_use_units_by_magnitude(glm):
     values = []
     for endpoint, ttft, p99 in ((glm["zai"], "1.74", "7.2472"), (glm["std"], "0.331", "3.2272")):
         values += [(endpoint, "ttft_median", ttft), (endpoint, "e2e_p99", p99), (endpoint, "ttft_p95", "1.16"),
-                   (endpoint, "output_speed_median", "240.5"), (endpoint, "task_success", "95.8"),
+                   (endpoint, "tps_median", "240.5"), (endpoint, "task_success", "95.8"),
                    (endpoint, "failure_rate", "0.0")]
     SnapshotFactory(source=run, values=values, published=True)
     _html, text, _ = render("provider_list", {"model": glm["model"].pk, "source": run.pk, "pattern": "latency_scorecard",
