@@ -94,7 +94,7 @@ def main():
     if connection.vendor != "postgresql":
         sys.exit("This benchmark needs PostgreSQL (set TEST_DATABASE_URL).")
     old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, keepdb=args.keepdb)
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=args.keepdb)
     try:
         from benchmarks.models import Source
         from firstparty.aggregation import aggregate_series_period, figures_for_window
