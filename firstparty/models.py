@@ -232,7 +232,8 @@ class RequestRecord(models.Model):
     FAILED = (Outcome.TIMEOUT, Outcome.HTTP_ERROR, Outcome.MALFORMED)
 
     # Records arrive in bulk (COPY of whole files, 600-request runs), so the table keeps few indexes:
-    # the composite ones below serve every read (per run, per series window, retention by age). The link
+    # the two composite ones below serve every read (per run, per series window, and retention, which
+    # selects through runs and series). The link
     # to the imported file is provenance only; it has no database constraint, which saves one referential
     # check per inserted row (the file row is written in the same transaction as its records).
     endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="+", db_index=False)
@@ -258,7 +259,6 @@ class RequestRecord(models.Model):
         indexes = [
             models.Index(fields=["run", "endpoint"], name="record_run_endpoint"),
             models.Index(fields=["series", "started_at"], name="record_series_started"),
-            models.Index(fields=["started_at"], name="record_started"),
         ]
 
     def __str__(self):
