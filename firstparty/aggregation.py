@@ -138,11 +138,6 @@ def figures_for_window(series, start, end):
     return _python_rows(qs.filter(region=series.region) if series.region else qs)
 
 
-def figures_for_all_series(start, end):
-    """Every endpoint of every series over one window: the shape the benchmark script times."""
-    return _sql_rows("r.series_id IS NOT NULL AND r.started_at >= %s AND r.started_at < %s", [start, end])
-
-
 def to_decimal(value):
     return Decimal(repr(float(value))).quantize(SIX_PLACES, rounding=ROUND_HALF_EVEN)
 

@@ -36,7 +36,7 @@ def anchor_ranks(n, fraction):
 
 
 def _spread(low, high, count, curve=1.0):
-    """count values strictly between low and high (high included when open_high=False is not needed)."""
+    """count values strictly between low and high, denser towards low when curve > 1."""
     return [low + (high - low) * ((i + 1) / (count + 1)) ** curve for i in range(count)]
 
 
