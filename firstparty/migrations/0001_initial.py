@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('benchmarks', '0004_metric_choices_callable'),
+        ('benchmarks', '0008_metric_choices_callable'),
     ]
 
     operations = [
