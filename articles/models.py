@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 from django.utils import translation
 from django.utils.functional import cached_property
@@ -112,6 +113,7 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
         context = super().get_context(request, *args, **kwargs)
         context["page_data"] = self.page_data
         context["data_generation"] = data_generation()
+        context["page_cache_seconds"] = settings.PAGE_CACHE_SECONDS
         return context
 
     @path("")

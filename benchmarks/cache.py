@@ -1,5 +1,10 @@
 """One cache "generation" for all benchmark data: a refresh bumps it and every cached fragment
-keyed on it is invalidated at once (the djangoproject.com dashboard pattern)."""
+keyed on it is invalidated at once (the djangoproject.com dashboard pattern).
+
+During a cache outage the cache answers every read with a miss (config/cache_backend.py), so each call
+here returns a fresh, time-based generation: nothing matches, pages render from the database. A bump
+lost in an outage leaves the old generation in Redis when it comes back; every entry keyed on it was
+stored with a lifetime of at most PAGE_CACHE_SECONDS, so no stale copy outlives that."""
 
 import logging
 import time

@@ -5,6 +5,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.translation import gettext_lazy as _
 
+from config.cache_backend import redis_cache
+
 from .env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -197,16 +199,15 @@ OPENROUTER_API_KEY = env_str("OPENROUTER_API_KEY", "")
 # marks it failed. Keep it above the run's own deadline and the refresh tasks' hard time limit.
 REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 
+# Longest time any cached copy of a page (or a fragment of one) lives. A data-generation bump that
+# fails during a cache outage is therefore outlived by no cached copy by more than this.
+PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 300)
+
 REDIS_URL = env_str("REDIS_URL", None)
 CACHE_URL = env_str("CACHE_URL", REDIS_URL)
 if CACHE_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django_redis.cache.RedisCache",
-            "LOCATION": CACHE_URL,
-            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "llmbench"),
-        }
-    }
+    # Errors are caught, logged once as a warning and treated as misses (config/cache_backend.py).
+    CACHES = {"default": redis_cache(CACHE_URL, env_str("CACHE_KEY_PREFIX", "llmbench"))}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

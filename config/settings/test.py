@@ -4,6 +4,8 @@ import os
 
 import dj_database_url
 
+from config.cache_backend import redis_cache
+
 from .base import *  # noqa: F401,F403
 from .env import env_str
 
@@ -16,13 +18,7 @@ REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/15")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
-CACHES = {
-    "default": {
-        "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": REDIS_URL,
-        "KEY_PREFIX": f"test-{os.getpid()}",
-    }
-}
+CACHES = {"default": redis_cache(REDIS_URL, f"test-{os.getpid()}")}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECRET_KEY = "test-secret-key-not-for-production-0123456789-abcdefghijklmnop"
 ALLOWED_HOSTS = ["*"]
