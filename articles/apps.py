@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class ArticlesConfig(AppConfig):
     name = "articles"
     verbose_name = _("Articles")
+
+    def ready(self):
+        from . import cache_purge
+
+        cache_purge.connect()

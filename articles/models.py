@@ -129,6 +129,10 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
             context_overrides={"figures": page_figures(list(self.body), self.page_data)},
         )
 
+    def get_cached_paths(self):
+        # The data page is cached like the article, so a CDN purge must reach it too.
+        return ["/", "/data/"]
+
     @property
     def updated_at(self):
         return self.page_data.newest_measured_at()

@@ -11,29 +11,45 @@ import time
 
 from django.core.cache import cache
 from django.db import transaction
+from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
 
 GENERATION_KEY = "benchmarks:data-generation"
 
+# Sent after a bump, so page caches outside Redis (a CDN) can be purged too (articles/cache_purge.py).
+data_generation_bumped = Signal()
 
-def data_generation():
-    generation = cache.get(GENERATION_KEY)
+
+def generation_value(key):
+    generation = cache.get(key)
     if generation is None:
         generation = int(time.time() * 1000)
-        cache.add(GENERATION_KEY, generation, timeout=None)
-        generation = cache.get(GENERATION_KEY, generation)
+        cache.add(key, generation, timeout=None)
+        generation = cache.get(key, generation)
     return generation
+
+
+def bump_generation_key(key):
+    try:
+        generation = cache.incr(key)
+    except ValueError:  # no such key yet
+        generation = None
+    if generation is None:
+        generation = int(time.time() * 1000)
+        cache.set(key, generation, timeout=None)
+    return generation
+
+
+def data_generation():
+    return generation_value(GENERATION_KEY)
 
 
 def bump_data_generation():
     """Call after published data changed (a refresh, an import, a correction)."""
-    try:
-        return cache.incr(GENERATION_KEY)
-    except ValueError:
-        generation = int(time.time() * 1000)
-        cache.set(GENERATION_KEY, generation, timeout=None)
-        return generation
+    generation = bump_generation_key(GENERATION_KEY)
+    data_generation_bumped.send(sender=None, generation=generation)
+    return generation
 
 
 def invalidate_after_commit(notes=None):

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "editorial",
     "wagtail.contrib.redirects",
     "wagtail.contrib.sitemaps",
+    "wagtail.contrib.frontend_cache",
     "wagtail.contrib.routable_page",
     "wagtail.embeds",
     "wagtail.sites",
@@ -51,6 +52,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Anonymous readers' pages come from the cache before sessions, auth or Wagtail are touched.
+    "config.page_cache.PageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -202,6 +205,27 @@ REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 # Longest time any cached copy of a page (or a fragment of one) lives. A data-generation bump that
 # fails during a cache outage is therefore outlived by no cached copy by more than this.
 PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 300)
+# How long a browser may reuse a page before revalidating it with its ETag (a 304 costs one cache read).
+PAGE_BROWSER_SECONDS = env_int("PAGE_BROWSER_SECONDS", 60)
+
+# A CDN or Varnish in front of the site is purged on publish and on new data (articles/cache_purge.py).
+# HTTP PURGE (Varnish, Fastly-style): FRONTEND_CACHE_PURGE_URL=http://varnish:6081/
+# Cloudflare: CLOUDFLARE_ZONE_ID and CLOUDFLARE_BEARER_TOKEN.
+if env_str("FRONTEND_CACHE_PURGE_URL"):
+    WAGTAILFRONTENDCACHE = {
+        "http": {
+            "BACKEND": "wagtail.contrib.frontend_cache.backends.HTTPBackend",
+            "LOCATION": env_str("FRONTEND_CACHE_PURGE_URL"),
+        }
+    }
+elif env_str("CLOUDFLARE_ZONE_ID"):
+    WAGTAILFRONTENDCACHE = {
+        "cloudflare": {
+            "BACKEND": "wagtail.contrib.frontend_cache.backends.CloudflareBackend",
+            "ZONEID": env_str("CLOUDFLARE_ZONE_ID"),
+            "BEARER_TOKEN": env_str("CLOUDFLARE_BEARER_TOKEN", required=True),
+        }
+    }
 
 REDIS_URL = env_str("REDIS_URL", None)
 CACHE_URL = env_str("CACHE_URL", REDIS_URL)

@@ -1,0 +1,84 @@
+"""Purging cached pages: our Redis page cache (config/page_cache.py) and, when one is configured, a
+CDN in front of the site (Wagtail's frontend cache, settings.WAGTAILFRONTENDCACHE; see README).
+
+Any page change bumps the page generation: menus and index pages list other pages, so one
+publish can change several URLs, and a generation bump is one Redis call whatever the site's size.
+The CDN is purged URL by URL, in every language: our slugs are translated (/en/fastest-llm-api/ vs
+/es/api-llm-mas-rapida/), so Wagtail's own prefix swap (WAGTAILFRONTENDCACHE_LANGUAGES) would purge
+URLs that do not exist.
+"""
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models.signals import post_delete
+from django.utils import translation
+from wagtail.models import Page
+from wagtail.signals import page_published, page_unpublished, post_page_move
+
+from benchmarks.cache import data_generation_bumped
+from config.page_cache import bump_page_generation
+
+logger = logging.getLogger(__name__)
+
+
+def cdn_configured():
+    return bool(getattr(settings, "WAGTAILFRONTENDCACHE", None))
+
+
+def page_urls(pages):
+    """Every cached URL of these pages, in every language (the article and its /data/ page)."""
+    urls = []
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            for page in pages:
+                base = page.get_full_url()
+                if base:
+                    urls += [base + path.lstrip("/") for path in page.specific_deferred.get_cached_paths()]
+    return list(dict.fromkeys(urls))
+
+
+def purge_cdn(pages):
+    if not cdn_configured():
+        return
+    from wagtail.contrib.frontend_cache.utils import purge_urls_from_cache
+
+    urls = page_urls(pages)
+    logger.info("Purging %d URLs from the frontend cache", len(urls))
+    purge_urls_from_cache(urls)
+
+
+def _parents_and_self(page):
+    return [*page.get_ancestors().filter(depth__gt=1).specific(), page]
+
+
+def page_changed(sender, instance, **kwargs):
+    # Now, so this process never serves the old page again, and after commit, so a copy another
+    # reader's request cached from the not-yet-committed state in between is dropped as well.
+    bump_page_generation()
+    transaction.on_commit(bump_page_generation)
+    # The page and the pages above it, whose listings may show its title.
+    transaction.on_commit(lambda: purge_cdn(_parents_and_self(instance)))
+
+
+def page_deleted(sender, instance, **kwargs):
+    if isinstance(instance, Page):
+        bump_page_generation()
+        transaction.on_commit(bump_page_generation)
+
+
+def data_changed(sender, **kwargs):
+    """New figures: every live article and its data page may show them."""
+    if cdn_configured():
+        from .models import ArticlePage
+
+        purge_cdn(ArticlePage.objects.live().public())
+
+
+def connect():
+    page_published.connect(page_changed, dispatch_uid="pagecache-published")
+    page_unpublished.connect(page_changed, dispatch_uid="pagecache-unpublished")
+    post_page_move.connect(page_changed, dispatch_uid="pagecache-moved")
+    post_delete.connect(page_deleted, dispatch_uid="pagecache-deleted")
+    data_generation_bumped.connect(data_changed, dispatch_uid="pagecache-data")

@@ -1,0 +1,137 @@
+"""Whole-page cache for anonymous readers, with ETag/conditional GET and pre-compressed bodies.
+
+Why not a library: wagtail-cache (the maintained Wagtail page cache) declares `wagtail<8.0` in its
+latest release, so it cannot be installed next to Wagtail 8; Django's cache middleware keys on a
+fixed prefix (we need the data generation in the key), stores whole pickled responses behind a
+second header-list lookup, and would cache pages shown to logged-in editors. This middleware keeps
+to Django's own helpers (patch_cache_control, get_conditional_response, quote_etag) and adds only
+the key and the rules below.
+
+What is cached: GET/HEAD of a page under a language prefix (/en/…, /es/…), without a query string,
+from a browser without a session cookie (so never a logged-in user, and never the admin or a
+preview, which live under /admin/), answered 200 without Set-Cookie or `Cache-Control: private`.
+The key holds the language, the URL, the data generation (bumped by refreshes and imports) and the
+page generation (bumped on publish, unpublish, move and delete), so both purge every copy at once.
+"""
+
+import gzip
+import hashlib
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.http import quote_etag
+
+from benchmarks.cache import GENERATION_KEY, bump_generation_key, data_generation, generation_value
+
+PAGES_GENERATION_KEY = "pages:generation"
+HEADER = "X-Page-Cache"
+# Headers worth keeping in the stored copy (the rest are per-response or added again on the way out).
+KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Security-Policy", "X-Frame-Options",
+                "Referrer-Policy", "X-Content-Type-Options", "Cross-Origin-Opener-Policy")
+
+
+def page_generation():
+    return generation_value(PAGES_GENERATION_KEY)
+
+
+def bump_page_generation():
+    return bump_generation_key(PAGES_GENERATION_KEY)
+
+
+def _language(path):
+    prefix = path.split("/", 2)[1] if path.count("/") >= 2 else ""
+    return prefix if prefix in dict(settings.LANGUAGES) else None
+
+
+def _cacheable_request(request):
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.META.get("QUERY_STRING")
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and _language(request.path) is not None
+    )
+
+
+def _cacheable_response(response):
+    cache_control = response.get("Cache-Control", "").lower()
+    return (
+        response.status_code == 200
+        and not response.streaming
+        and not response.cookies
+        and not any(word in cache_control for word in ("private", "no-cache", "no-store"))
+        and "Content-Encoding" not in response
+    )
+
+
+def _key(request):
+    values = cache.get_many([GENERATION_KEY, PAGES_GENERATION_KEY])
+    data = values.get(GENERATION_KEY) or data_generation()
+    pages = values.get(PAGES_GENERATION_KEY) or page_generation()
+    url = hashlib.md5(request.build_absolute_uri().encode(), usedforsecurity=False).hexdigest()
+    return f"page:{data}:{pages}:{_language(request.path)}:{url}"
+
+
+def _public_headers(response):
+    patch_cache_control(
+        response, public=True, max_age=settings.PAGE_BROWSER_SECONDS, s_maxage=settings.PAGE_CACHE_SECONDS
+    )
+    patch_vary_headers(response, ("Accept-Encoding",))
+
+
+def _from_entry(request, entry):
+    body, gzipped, etag, headers = entry
+    use_gzip = "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
+    if use_gzip:
+        etag = etag[:-1] + '-gz"'  # a different representation needs a different validator
+    response = HttpResponse(gzipped if use_gzip else body)
+    for name, value in headers:
+        response[name] = value
+    if use_gzip:
+        response["Content-Encoding"] = "gzip"
+    response["ETag"] = etag
+    response["Content-Length"] = str(len(response.content))
+    _public_headers(response)
+    return response
+
+
+def _answer(request, entry, status):
+    response = _from_entry(request, entry)
+    response[HEADER] = status
+    conditional = get_conditional_response(request, etag=response["ETag"], response=response)
+    if request.method == "HEAD" and conditional is response:
+        response.content = b""  # Content-Length keeps the GET body's length, as HEAD requires
+    return conditional
+
+
+class PageCacheMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if not _cacheable_request(request):
+            response = self.get_response(request)
+            if _language(request.path) is not None and "Cache-Control" not in response:
+                # A page shown to a logged-in user (or with a query string): no shared cache may keep it.
+                patch_cache_control(response, private=True, no_cache=True)
+            response.setdefault(HEADER, "skip")
+            return response
+
+        key = _key(request)
+        entry = cache.get(key)
+        if entry is not None:
+            return _answer(request, entry, "hit")
+
+        response = self.get_response(request)
+        if not _cacheable_response(response):
+            response.setdefault(HEADER, "skip")
+            return response
+        if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
+            response.render()
+        body = response.content
+        etag = quote_etag(hashlib.md5(body, usedforsecurity=False).hexdigest())
+        headers = [(name, response[name]) for name in KEPT_HEADERS if name in response]
+        entry = (body, gzip.compress(body, compresslevel=6, mtime=0), etag, headers)
+        cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
+        return _answer(request, entry, "miss")

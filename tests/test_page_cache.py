@@ -1,0 +1,165 @@
+"""Anonymous readers get whole pages from the cache (no database query), with ETag and conditional
+GET; publishing and new data purge them; logged-in users, previews and the admin are never cached;
+a CDN in front is purged through Wagtail's frontend cache."""
+
+import gzip
+import http.server
+import threading
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+pytestmark = pytest.mark.django_db
+
+ARTICLE = "/en/glm-5-3-flash-providers/"
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+
+
+def get(client, url, **headers):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, headers=headers)
+    return response, len(ctx.captured_queries)
+
+
+@pytest.mark.parametrize("url", [ARTICLE, ARTICLE + "data/", "/es/api-llm-mas-rapida/", "/en/"])
+def test_second_anonymous_read_comes_from_the_cache_without_queries(client, demo_site, url):
+    first, first_queries = get(client, url)
+    second, second_queries = get(client, url)
+    assert first.status_code == second.status_code == 200
+    assert first["X-Page-Cache"] == "miss" and second["X-Page-Cache"] == "hit"
+    assert first_queries > 0 and second_queries == 0
+    assert second.content == first.content
+    assert second["ETag"] == first["ETag"]
+    assert "public" in second["Cache-Control"] and "max-age=" in second["Cache-Control"]
+
+
+def test_conditional_get_answers_304_from_the_cache(client, demo_site):
+    etag = client.get(ARTICLE)["ETag"]
+    response, queries = get(client, ARTICLE, if_none_match=etag)
+    assert response.status_code == 304 and response.content == b"" and queries == 0
+    assert get(client, ARTICLE, if_none_match='"other"')[0].status_code == 200
+
+
+def test_compressed_copy_for_browsers_that_accept_gzip(client, demo_site):
+    plain = client.get(ARTICLE)
+    compressed = client.get(ARTICLE, headers={"accept-encoding": "gzip, br"})
+    assert compressed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(compressed.content) == plain.content
+    assert compressed["ETag"] != plain["ETag"]
+    assert "Accept-Encoding" in compressed["Vary"]
+
+
+def test_languages_are_cached_apart(client, demo_site):
+    english = client.get("/en/fastest-llm-api/")
+    spanish = client.get("/es/api-llm-mas-rapida/")
+    assert english["Content-Language"] == "en" and spanish["Content-Language"] == "es"
+    assert client.get("/es/api-llm-mas-rapida/")["Content-Language"] == "es"
+
+
+def test_logged_in_users_and_the_admin_are_never_cached(editor_client, demo_site):
+    client = Client()
+    editor_view = editor_client.get(ARTICLE)
+    assert editor_view["X-Page-Cache"] == "skip"
+    assert "private" in editor_view["Cache-Control"]
+    assert editor_client.get("/admin/")["X-Page-Cache"] == "skip"
+    # The editor's page (with the Wagtail user bar) was not stored for readers.
+    reader = client.get(ARTICLE)
+    assert reader["X-Page-Cache"] == "miss"
+    assert b"wagtail-userbar" not in reader.content
+
+
+def test_preview_of_a_draft_never_reaches_readers(editor_client, demo_site):
+    from articles.models import ArticlePage
+
+    client = Client()
+    page = ArticlePage.objects.get(slug_en="glm-5-3-flash-providers")
+    client.get(ARTICLE)  # cached
+    page.title_en = "Draft title nobody may read yet"
+    page.save_revision()
+    preview = editor_client.get(f"/admin/pages/{page.pk}/edit/preview/?mode=en")
+    assert preview["X-Page-Cache"] == "skip"
+    for _ in range(2):
+        assert b"Draft title nobody may read yet" not in client.get(ARTICLE).content
+
+
+def test_publishing_purges_the_cached_page(client, demo_site, django_capture_on_commit_callbacks):
+    from articles.models import ArticlePage
+
+    client.get(ARTICLE)
+    assert client.get(ARTICLE)["X-Page-Cache"] == "hit"
+    page = ArticlePage.objects.get(slug_en="glm-5-3-flash-providers")
+    page.title_en = "A new title, published"
+    with django_capture_on_commit_callbacks(execute=True):
+        page.save_revision().publish()
+    response = client.get(ARTICLE)
+    assert response["X-Page-Cache"] == "miss"
+    assert b"A new title, published" in response.content
+    # The home page lists the article: it was purged too.
+    assert b"A new title, published" in client.get("/en/").content
+
+
+def test_new_data_purges_article_and_data_page(client, demo_site):
+    from benchmarks.cache import bump_data_generation
+    from benchmarks.models import Measurement
+
+    data_page = client.get(ARTICLE + "data/").content
+    assert b"+7259 ms" in client.get(ARTICLE).content
+    row = Measurement.objects.get(snapshot__status="published", metric="e2e_p99", endpoint__provider__slug="fireworks")
+    Measurement.objects.filter(pk=row.pk).update(value=row.value + Decimal("0.1"))
+    assert b"+7259 ms" in client.get(ARTICLE).content  # same generation: the cached copy
+    bump_data_generation()
+    assert b"+7359 ms" in client.get(ARTICLE).content
+    assert client.get(ARTICLE + "data/").content != data_page
+
+
+class PurgeRecorder(http.server.BaseHTTPRequestHandler):
+    seen = []
+
+    def do_PURGE(self):  # noqa: N802 (HTTP method name)
+        self.seen.append(f"http://{self.headers['Host']}{self.path}")
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def fake_cdn(settings):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PurgeRecorder)
+    PurgeRecorder.seen = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    settings.WAGTAILFRONTENDCACHE = {
+        "http": {
+            "BACKEND": "wagtail.contrib.frontend_cache.backends.HTTPBackend",
+            "LOCATION": f"http://127.0.0.1:{server.server_port}/",
+        }
+    }
+    yield PurgeRecorder.seen
+    server.shutdown()
+
+
+def test_cdn_is_purged_in_every_language_on_publish_and_on_new_data(demo_site, fake_cdn, django_capture_on_commit_callbacks):
+    from articles.models import ArticlePage
+    from benchmarks.cache import bump_data_generation
+
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    with django_capture_on_commit_callbacks(execute=True):
+        page.save_revision().publish()
+    for path in ("/en/fastest-llm-api/", "/en/fastest-llm-api/data/", "/es/api-llm-mas-rapida/",
+                 "/es/api-llm-mas-rapida/data/", "/en/", "/es/"):
+        assert any(url.endswith(path) for url in fake_cdn), (path, fake_cdn)
+
+    fake_cdn.clear()
+    bump_data_generation()
+    assert any(url.endswith("/en/glm-5-3-flash-providers/data/") for url in fake_cdn)
+    assert any(url.endswith("/es/api-llm-mas-rapida/") for url in fake_cdn)
