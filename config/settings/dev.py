@@ -9,6 +9,7 @@ ALLOWED_HOSTS = ["*"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", env_str("CELERY_BROKER_URL") is None)
 CELERY_TASK_EAGER_PROPAGATES = True
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+WHITENOISE_USE_FINDERS = True
 
 if not CACHE_URL:
     # One cache for every process of the dev setup: `manage.py import_snapshot` in another terminal

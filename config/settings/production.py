@@ -26,7 +26,10 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCach
         "cache; a per-process memory cache would keep serving figures from before a refresh."
     )
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Only behind a reverse proxy that terminates TLS and sets X-Forwarded-Proto itself (overwriting what
+# a client sent): trusting the header anywhere else lets any client claim its request was HTTPS.
+if env_bool("BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -38,3 +41,16 @@ SECURE_REFERRER_POLICY = "same-origin"
 # Wagtail's live preview renders the page in a same-origin iframe, so DENY would break editing.
 X_FRAME_OPTIONS = "SAMEORIGIN"
 SILENCED_SYSTEM_CHECKS = ["security.W019"]
+
+# Static files: WhiteNoise serves the collectstatic output under gunicorn, with hashed names (cached
+# for a year by browsers and CDNs) and gzip/Brotli copies made once at collectstatic time.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# Persistent database connections: each gunicorn worker keeps its connection for CONN_MAX_AGE
+# seconds instead of opening one per request; health checks drop a connection the server closed.
+DATABASES["default"]["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 600)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+

@@ -22,3 +22,6 @@ CACHES = {"default": redis_cache(REDIS_URL, f"test-{os.getpid()}")}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 SECRET_KEY = "test-secret-key-not-for-production-0123456789-abcdefghijklmnop"
 ALLOWED_HOSTS = ["*"]
+# Static files straight from the app folders: the test run does no collectstatic.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
