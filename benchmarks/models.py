@@ -285,6 +285,7 @@ class Snapshot(ClusterableModel):
         self.status = self.Status.PUBLISHED
         self.published_at = at or timezone.now()
         self.save(update_fields=["status", "published_at"])
+        CurrentMeasurement.advance(self)
         return self
 
     @transaction.atomic
@@ -304,6 +305,7 @@ class Snapshot(ClusterableModel):
         correction.status = self.Status.PUBLISHED
         correction.published_at = timezone.now()
         correction.save()
+        CurrentMeasurement.rebuild([self.source_id, correction.source_id])
         return correction
 
     @property
@@ -496,4 +498,5 @@ class WorkerHeartbeat(models.Model):
         return f"{self.worker} @ {self.beat_at:%Y-%m-%d %H:%M}"
 
 
+from .current import CurrentMeasurement  # noqa: E402,F401
 from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping  # noqa: E402,F401

@@ -46,9 +46,40 @@ class MeasurementQuerySet(models.QuerySet):
     def latest(self, as_of=None, sources=None, models=None, metrics=None, endpoints=None, per_source=True):
         """Latest value in force per endpoint and metric (per source too, unless per_source=False).
 
-        One query: a window function keeps the newest row of each partition, so the result
-        size grows with the data but the number of queries does not.
+        One query. "Now" reads the current-value table (benchmarks/current.py), kept at publish
+        time, so the cost follows the figures asked for, not the stored history; a past moment runs
+        a window function over the snapshots in force then.
         """
+        if as_of is not None:
+            return self._latest_from_history(as_of, sources, models, metrics, endpoints, per_source)
+        from .current import CurrentMeasurement
+
+        current = CurrentMeasurement.objects.all()
+        if sources is not None:
+            current = current.filter(source__in=sources)
+        if models is not None:
+            current = current.filter(endpoint__model__in=models)
+        if metrics is not None:
+            current = current.filter(metric__in=list(metrics))
+        if endpoints is not None:
+            current = current.filter(endpoint__in=endpoints)
+        if not per_source:
+            current = current.annotate(
+                _newest=Window(
+                    RowNumber(), partition_by=[F("endpoint_id"), F("metric")],
+                    order_by=[F("measured_at").desc(), F("snapshot_id").desc()],
+                )
+            ).filter(_newest=1)
+        return self._with_relations(self.filter(pk__in=current.values("measurement_id")))
+
+    def _with_relations(self, qs):
+        return (
+            qs.select_related("endpoint__provider", "endpoint__model", "snapshot__source")
+            .defer("snapshot__raw_payload")
+            .order_by("pk")
+        )
+
+    def _latest_from_history(self, as_of, sources, models, metrics, endpoints, per_source):
         qs = self.in_force(as_of)
         if sources is not None:
             qs = qs.filter(snapshot__source__in=sources)
@@ -64,11 +95,7 @@ class MeasurementQuerySet(models.QuerySet):
                 RowNumber(), partition_by=partition, order_by=[F("snapshot__measured_at").desc(), F("snapshot_id").desc()]
             )
         ).filter(_newest=1)
-        return (
-            qs.select_related("endpoint__provider", "endpoint__model", "snapshot__source")
-            .defer("snapshot__raw_payload")
-            .order_by("pk")
-        )
+        return self._with_relations(qs)
 
     def in_window(self, since, as_of=None, models=None):
         """Every value in force at `as_of` measured since `since`: what a windowed average reads."""

@@ -1,0 +1,94 @@
+"""The current published value of each (endpoint, metric, source), kept at publish time.
+
+Pages show the newest values, not the history: reading them through this table costs the same
+whether a source has one past snapshot or thousands. The window function over all published history
+(MeasurementQuerySet.latest with `as_of`) stays for "as of a moment" questions.
+"""
+
+from django.db import models
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
+
+
+class CurrentMeasurement(models.Model):
+    endpoint = models.ForeignKey("benchmarks.Endpoint", on_delete=models.CASCADE, related_name="+")
+    metric = models.CharField(max_length=40)
+    source = models.ForeignKey("benchmarks.Source", on_delete=models.CASCADE, related_name="+")
+    measurement = models.ForeignKey("benchmarks.Measurement", on_delete=models.CASCADE, related_name="+")
+    snapshot = models.ForeignKey("benchmarks.Snapshot", on_delete=models.CASCADE, related_name="+")
+    measured_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["endpoint", "metric", "source"], name="current_measurement_once")
+        ]
+
+    def __str__(self):
+        return f"{self.endpoint_id} · {self.metric} · source {self.source_id} → measurement {self.measurement_id}"
+
+    @classmethod
+    def advance(cls, snapshot):
+        """A newly published snapshot: its values become current where they are the newest.
+
+        Reads only the snapshot's own rows and the current rows they could replace, so publishing
+        costs the same whatever the source's history.
+        """
+        from .models import Measurement
+
+        rows = list(Measurement.objects.filter(snapshot=snapshot).values_list("pk", "endpoint_id", "metric"))
+        if not rows:
+            return
+        existing = {
+            (endpoint, metric): (measured_at, snapshot_id)
+            for endpoint, metric, measured_at, snapshot_id in cls.objects.filter(
+                source_id=snapshot.source_id, endpoint_id__in={endpoint for _pk, endpoint, _metric in rows}
+            ).values_list("endpoint_id", "metric", "measured_at", "snapshot_id")
+        }
+        key = (snapshot.measured_at, snapshot.pk)
+        newer = [
+            cls(measurement_id=pk, endpoint_id=endpoint, metric=metric, source_id=snapshot.source_id,
+                snapshot_id=snapshot.pk, measured_at=snapshot.measured_at)
+            for pk, endpoint, metric in rows
+            if (endpoint, metric) not in existing or existing[(endpoint, metric)] < key
+        ]
+        cls.objects.bulk_create(
+            newer,
+            batch_size=5000,
+            update_conflicts=True,
+            unique_fields=["endpoint", "metric", "source"],
+            update_fields=["measurement", "snapshot", "measured_at"],
+        )
+
+    @classmethod
+    def rebuild(cls, source_ids):
+        """Recompute the rows of these sources from their published snapshots (one insert per source).
+
+        Called inside the transaction that publishes or supersedes a snapshot, so readers never see
+        the table disagree with the snapshots' status.
+        """
+        from .models import Measurement
+
+        source_ids = sorted({int(pk) for pk in source_ids})
+        if not source_ids:
+            return
+        cls.objects.filter(source_id__in=source_ids).delete()
+        newest = (
+            Measurement.objects.filter(snapshot__status="published", snapshot__source_id__in=source_ids)
+            .annotate(
+                _newest=Window(
+                    RowNumber(),
+                    partition_by=[F("endpoint_id"), F("metric"), F("snapshot__source_id")],
+                    order_by=[F("snapshot__measured_at").desc(), F("snapshot_id").desc()],
+                )
+            )
+            .filter(_newest=1)
+            .values_list("pk", "endpoint_id", "metric", "snapshot__source_id", "snapshot_id", "snapshot__measured_at")
+        )
+        cls.objects.bulk_create(
+            [
+                cls(measurement_id=pk, endpoint_id=endpoint, metric=metric, source_id=source, snapshot_id=snapshot,
+                    measured_at=measured_at)
+                for pk, endpoint, metric, source, snapshot, measured_at in newest.iterator(chunk_size=5000)
+            ],
+            batch_size=5000,
+        )
