@@ -163,3 +163,25 @@ def test_cdn_is_purged_in_every_language_on_publish_and_on_new_data(demo_site, f
     bump_data_generation()
     assert any(url.endswith("/en/glm-5-3-flash-providers/data/") for url in fake_cdn)
     assert any(url.endswith("/es/api-llm-mas-rapida/") for url in fake_cdn)
+
+
+def test_worker_copies_answer_without_redis_and_see_other_processes_bumps_within_a_second(client, demo_site, settings):
+    import time
+
+    from config.page_cache import PAGES_GENERATION_KEY, local
+
+    settings.PAGE_CACHE_LOCAL_SECONDS = 1
+    local.forget_generations()
+    client.get(ARTICLE)
+    cache.clear()  # Redis loses everything: the worker's own copy still answers
+    assert client.get(ARTICLE)["X-Page-Cache"] == "hit"
+    # Another process publishes (bumps the page generation in Redis): seen within a second.
+    cache.set(PAGES_GENERATION_KEY, 123456789, timeout=None)
+    time.sleep(1.1)
+    assert client.get(ARTICLE)["X-Page-Cache"] == "miss"
+    # A bump made in this process is seen at once.
+    from config.page_cache import bump_page_generation
+
+    assert client.get(ARTICLE)["X-Page-Cache"] == "hit"
+    bump_page_generation()
+    assert client.get(ARTICLE)["X-Page-Cache"] == "miss"

@@ -234,6 +234,10 @@ REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 300)
 # How long a browser may reuse a page before revalidating it with its ETag (a 304 costs one cache read).
 PAGE_BROWSER_SECONDS = env_int("PAGE_BROWSER_SECONDS", 60)
+# Each worker also keeps the most read pages in memory and re-reads the generations from Redis
+# at most this often: a publish made by another process shows within this many seconds.
+PAGE_CACHE_LOCAL_SECONDS = env_int("PAGE_CACHE_LOCAL_SECONDS", 1)
+PAGE_CACHE_LOCAL_ENTRIES = env_int("PAGE_CACHE_LOCAL_ENTRIES", 200)
 
 # A CDN or Varnish in front of the site is purged on publish and on new data (articles/cache_purge.py).
 # HTTP PURGE (Varnish, Fastly-style): FRONTEND_CACHE_PURGE_URL=http://varnish:6081/

@@ -25,3 +25,5 @@ ALLOWED_HOSTS = ["*"]
 # Static files straight from the app folders: the test run does no collectstatic.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# Tests read the generations from Redis on every request (test_page_cache covers the per-process copies).
+PAGE_CACHE_LOCAL_SECONDS = 0

@@ -1,0 +1,367 @@
+"""Serving benchmark: one run on this machine prints every figure of issue 16 with its ratio.
+
+    python scripts/bench_serving.py [--duration 10] [--concurrency 50] [--history 2000] [--ingest-rows 20000]
+
+It builds its own PostgreSQL database (--database-url, default postgres://postgres@127.0.0.1:5432/
+llmbench_bench; dropped and re-created) with the demo content under the production settings, then:
+
+1. HTTP through one gunicorn (2 workers, loopback only): the cached article vs the same bytes as a
+   static file served by WhiteNoise (req/s, p50, p99). Load comes from `wrk` (installed with apt-get
+   when missing and possible) or, failing that, a bounded Python thread pool.
+2. Uncached render of the article vs a plain page of this project whose rich-text body has the
+   same byte size (median of in-process renders, page and fragment caches emptied each time).
+3. Uncached article render with no past snapshots vs --history past snapshots per source.
+4. import_snapshot rows/s vs COPY of the same rows into the same table.
+5. Queries to publish the demo article (save a revision and publish it, as the admin does).
+
+Prints figures; asserts nothing. Redis: REDIS_URL (default redis://127.0.0.1:6379/12), flushed.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTICLE = "/en/fastest-llm-api/"
+
+
+def configure(args):
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY="bench-only-" + "k3y!" * 12,
+        DATABASE_URL=args.database_url,
+        CELERY_BROKER_URL=args.redis_url,
+        REDIS_URL=args.redis_url,
+        CACHE_KEY_PREFIX="bench",
+        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+    )
+    sys.path.insert(0, str(ROOT))
+
+
+def recreate_database(url):
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_site():
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from wagtail.signal_handlers import disable_reference_index_auto_update
+
+    from articles.demo import load_demo_site
+
+    cache.clear()
+    call_command("migrate", interactive=False, verbosity=0, stdout=open(os.devnull, "w"))
+    call_command("update_translation_fields", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    with disable_reference_index_auto_update():
+        load_demo_site()
+
+
+def median_ms(fn, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def uncached_render(url):
+    """One render with every cache empty (the query string skips the page cache)."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    client = Client()
+
+    def render():
+        cache.clear()
+        response = client.get(url + "?bench=uncached")
+        assert response.status_code == 200, (url, response.status_code)
+        return response
+
+    return render
+
+
+def plain_page_like(article_bytes):
+    """A page of this project whose body is rich text only, with as many bytes as the article."""
+    from articles.models import ArticleIndexPage, HomePage
+
+    home = HomePage.objects.get()
+    paragraph = "<p>" + "Plain rich text paragraph about inference providers and their speeds. " * 10 + "</p>"
+    page = ArticleIndexPage(title="Plain page", slug="plain-page")
+    page.intro = ""
+    home.add_child(instance=page)
+    from django.test import Client
+
+    base = len(Client().get(page.url + "?bench=uncached").content)
+    page.intro = paragraph * max(1, (article_bytes - base) // len(paragraph))
+    page.save_revision().publish()
+    return page.url
+
+
+def add_history(count):
+    """`count` older published snapshots for each benchmark source shown on the article, by COPY."""
+    from django.db import connection
+
+    from benchmarks.models import Snapshot
+
+    current = list(Snapshot.objects.filter(status="published", source__kind="benchmark").defer("raw_payload"))
+    total = 0
+    for snapshot in current:
+        rows = list(snapshot.measurements.values_list("endpoint_id", "metric", "value"))
+        olds = Snapshot.objects.bulk_create(
+            [
+                Snapshot(source_id=snapshot.source_id, measured_at=snapshot.measured_at - __import__("datetime").timedelta(hours=n + 1),
+                         status="published", workload=snapshot.workload, raw_payload="x" * 2000)
+                for n in range(count)
+            ],
+            batch_size=1000,
+        )
+        with connection.cursor() as cursor, cursor.copy(
+            "COPY benchmarks_measurement (snapshot_id, endpoint_id, metric, value) FROM STDIN"
+        ) as copy:
+            for old in olds:
+                for endpoint, metric, value in rows:
+                    copy.write_row((old.pk, endpoint, metric, value))
+                    total += 1
+    return len(current), total
+
+
+def ingest(rows_wanted):
+    """import_snapshot on a generated CSV vs COPY of the same rows (rows/s each)."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from benchmarks.models import Endpoint, LanguageModel, Provider, Snapshot, Source
+
+    metrics = ["output_speed_median", "ttfc_median", "ttft_median", "ttft_p95", "tps_p95", "e2e_median", "e2e_p99",
+               "task_success", "failure_rate"]
+    per_endpoint = len(metrics)
+    count = max(1, rows_wanted // per_endpoint)
+    model = LanguageModel.objects.create(name="Bench model", slug="bench-model")
+    providers = Provider.objects.bulk_create(
+        [Provider(name=f"Bench host {n}", slug=f"bench-host-{n}") for n in range(count)], batch_size=1000
+    )
+    Endpoint.objects.bulk_create([Endpoint(provider=p, model=model) for p in providers], batch_size=1000)
+    lines = ["provider,model,tier,metric,value"]
+    for n in range(count):
+        for k, metric in enumerate(metrics):
+            lines.append(f"bench-host-{n},bench-model,,{metric},{(n % 90) + 1 + k / 10:.1f}")
+    source = Source.objects.create(title="Bench ingest", publisher="Bench", url="https://bench.invalid/")
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as handle:
+        handle.write("\n".join(lines) + "\n")
+    rows = len(lines) - 1
+    start = time.perf_counter()
+    call_command("import_snapshot", handle.name, source=str(source.pk), measured_at="2026-01-01T00:00:00Z",
+                 verbosity=0, stdout=open(os.devnull, "w"))
+    import_seconds = time.perf_counter() - start
+    os.unlink(handle.name)
+
+    endpoints = dict(Endpoint.objects.filter(model=model).values_list("provider__slug", "pk"))
+    target = Snapshot.objects.create(source=source, measured_at="2026-01-02T00:00:00Z")
+    start = time.perf_counter()
+    with connection.cursor() as cursor, cursor.copy(
+        "COPY benchmarks_measurement (snapshot_id, endpoint_id, metric, value) FROM STDIN"
+    ) as copy:
+        for line in lines[1:]:
+            provider, _model, _tier, metric, value = line.split(",")
+            copy.write_row((target.pk, endpoints[provider], metric, value))
+    copy_seconds = time.perf_counter() - start
+    return rows, rows / import_seconds, rows / copy_seconds
+
+
+def publish_queries():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from articles.models import ArticlePage
+
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    with CaptureQueriesContext(connection) as ctx:
+        page.save_revision().publish()
+    return len(ctx.captured_queries)
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_gunicorn(port):
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    process = subprocess.Popen(
+        [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+         "--log-level", "warning"],
+        cwd=ROOT, env=os.environ.copy(),
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/site.css", timeout=2).read()
+            return process
+        except OSError:
+            time.sleep(0.3)
+    process.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def ensure_wrk():
+    if shutil.which("wrk"):
+        return shutil.which("wrk")
+    if shutil.which("apt-get") and os.geteuid() == 0:
+        subprocess.run(["apt-get", "install", "-y", "-q", "wrk"], capture_output=True, timeout=300)
+    return shutil.which("wrk")
+
+
+def load_wrk(wrk, url, duration, concurrency):
+    out = subprocess.run(
+        [wrk, "-t2", f"-c{concurrency}", f"-d{duration}s", "--latency", url],
+        capture_output=True, text=True, timeout=duration + 60,
+    ).stdout
+
+    def ms(label):
+        match = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
+        value, unit = float(match.group(1)), match.group(2)
+        return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
+
+    errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), ms("50%"), ms("99%"), errors.group(1) if errors else "0"
+
+
+def load_python(url, duration, concurrency):
+    """Fallback load generator: `concurrency` threads, each request on a new connection, bounded by time."""
+    latencies, errors, stop = [], [0], time.monotonic() + duration
+    lock = threading.Lock()
+
+    def worker():
+        while time.monotonic() < stop:
+            start = time.perf_counter()
+            try:
+                with urllib.request.urlopen(url, timeout=10) as response:
+                    response.read()
+            except OSError:
+                errors[0] += 1
+                continue
+            with lock:
+                latencies.append((time.perf_counter() - start) * 1000)
+
+    threads = [threading.Thread(target=worker) for _ in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies.sort()
+    return (len(latencies) / duration, latencies[len(latencies) // 2], latencies[int(len(latencies) * 0.99)],
+            str(errors[0]))
+
+
+def http_comparison(args):
+    port = free_port()
+    # The page exactly as gunicorn serves it becomes the static file; WhiteNoise indexes files when it
+    # starts, so gunicorn starts again once the file is there.
+    process = start_gunicorn(port)
+    try:
+        article_bytes = urllib.request.urlopen(f"http://127.0.0.1:{port}{ARTICLE}", timeout=60).read()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    static_dir = ROOT / "static" / "bench"
+    static_dir.mkdir(parents=True, exist_ok=True)
+    (static_dir / "article.html").write_bytes(article_bytes)
+    process = start_gunicorn(port)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        page = urllib.request.urlopen(base + ARTICLE, timeout=30)
+        page.read()
+        hit = urllib.request.urlopen(base + ARTICLE, timeout=30)
+        assert hit.headers["X-Page-Cache"] == "hit", hit.headers["X-Page-Cache"]
+        static_url = base + "/static/bench/article.html"
+        assert urllib.request.urlopen(static_url).read() == hit.read(), "static copy differs from the page"
+        wrk = ensure_wrk()
+        tool = "wrk" if wrk else "python threads"
+        results = {}
+        for name, url in (("static file", static_url), ("cached article", base + ARTICLE)):
+            if wrk:
+                results[name] = load_wrk(wrk, url, args.duration, args.concurrency)
+            else:
+                results[name] = load_python(url, args.duration, args.concurrency)
+        return tool, results, article_bytes
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        shutil.rmtree(static_dir, ignore_errors=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/llmbench_bench")
+    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--duration", type=int, default=10, help="seconds of load per URL (max 60)")
+    parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=15, help="renders per uncached measurement")
+    parser.add_argument("--history", type=int, default=2000, help="past snapshots per source")
+    parser.add_argument("--ingest-rows", type=int, default=20000)
+    args = parser.parse_args()
+    args.duration = min(args.duration, 60)
+    configure(args)
+    recreate_database(args.database_url)
+    import django
+
+    django.setup()
+    print("setting up the demo site on", args.database_url, "...", flush=True)
+    setup_site()
+    from django.test import Client
+
+    tool, http, article_bytes = http_comparison(args)
+    static, cached = http["static file"], http["cached article"]
+    print(f"\n1. Same {len(article_bytes):,} bytes through one gunicorn (2 workers), {args.concurrency} clients, "
+          f"{args.duration} s each, load by {tool}")
+    print(f"   {'':16} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    for name, (rps, p50, p99, errors) in http.items():
+        print(f"   {name:16} {rps:9.0f} {p50:8.1f} {p99:8.1f} {errors:>7}")
+    print(f"   throughput ratio cached/static: {cached[0] / static[0]:.2f}x (goal >= 0.5x); "
+          f"p99 ratio: {cached[2] / static[2]:.2f}x (goal <= 2x)")
+
+    plain_url = plain_page_like(len(article_bytes))
+    article_ms = median_ms(uncached_render(ARTICLE), args.runs)
+    plain_ms = median_ms(uncached_render(plain_url), args.runs)
+    plain_bytes = len(Client().get(plain_url + "?bench=size").content)
+    print(f"\n2. Uncached render, median of {args.runs}: article {article_ms:.1f} ms ({len(article_bytes):,} B), "
+          f"plain rich-text page {plain_ms:.1f} ms ({plain_bytes:,} B): ratio {article_ms / plain_ms:.2f}x (goal <= 1.0x)")
+
+    sources, rows = add_history(args.history)
+    history_ms = median_ms(uncached_render(ARTICLE), args.runs)
+    print(f"\n3. Uncached article render: no history {article_ms:.1f} ms, {args.history} past snapshots for each of "
+          f"{sources} sources ({rows:,} more measurements) {history_ms:.1f} ms: ratio {history_ms / article_ms:.2f}x "
+          f"(goal <= 1.2x)")
+
+    count, import_rate, copy_rate = ingest(args.ingest_rows)
+    print(f"\n4. Ingest of {count:,} measurements: import_snapshot {import_rate:,.0f} rows/s, COPY {copy_rate:,.0f} "
+          f"rows/s: ratio {import_rate / copy_rate:.2f}x (goal >= 50,000 rows/s and >= 0.2x)")
+
+    print(f"\n5. Publishing the demo article (save revision + publish): {publish_queries()} queries (goal <= 150)")
+
+
+if __name__ == "__main__":
+    main()
