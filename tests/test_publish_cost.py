@@ -1,0 +1,39 @@
+"""Publishing the big demo article costs a bounded number of queries, the same with many more
+endpoints, and still leaves the page's references (its sources, models) in Wagtail's usage index."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from wagtail.models import ReferenceIndex
+
+from articles.models import ArticlePage
+from benchmarks.models import LanguageModel, Source
+from tests.factories import EndpointFactory, ProviderFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def publish_queries(page):
+    revision = page.save_revision()
+    with CaptureQueriesContext(connection) as ctx:
+        revision.publish()
+    return len(ctx.captured_queries)
+
+
+def test_publish_queries_are_bounded_and_constant_in_endpoints(demo_site):
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    small = publish_queries(page)
+    for model in LanguageModel.objects.all():
+        for n in range(30):
+            EndpointFactory(model=model, provider=ProviderFactory(name=f"Extra {model.pk}-{n}"))
+    large = publish_queries(ArticlePage.objects.get(pk=page.pk))
+    assert small <= 150 and large == small, (small, large)
+
+
+def test_published_page_is_still_in_the_usage_index(demo_site):
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    ReferenceIndex.objects.filter(object_id=str(page.pk)).delete()
+    publish_queries(page)
+    source = Source.objects.filter(pk__in=page.page_sources.values("source")).first()
+    usages = ReferenceIndex.get_references_to(source).filter(object_id=str(page.pk))
+    assert usages.exists()
