@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ...cache import invalidate_after_commit
-from ...models import Measurement, Price, Snapshot, payload_checksum
+from ...models import Price, Snapshot, payload_checksum
+from ..bulk import write_measurements
 from ..review import review_text
 from .formats import (
     CSV,
@@ -134,9 +135,7 @@ def import_snapshot(raw, fmt=None, *, filename=None, publish=False, **meta):
         concerns = measurement_review(snapshot.source, measurements)
         snapshot.review_notes = review_text(concerns)
         snapshot.save()
-        for measurement in measurements:
-            measurement.snapshot = snapshot
-        Measurement.objects.bulk_create(measurements)
+        write_measurements(snapshot, measurements)
         return concerns
 
     return _write("snapshot", snapshot, checksum, write, publish, filename, count=len(measurements))
