@@ -133,8 +133,14 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
         # Publishing saves the page and each of its ~20 source rows; every save re-indexed the whole
         # page for Wagtail's reference index (both bodies' chooser values looked up again each
         # time: ~700 queries for the demo article). Index once, after the publish, instead.
-        from wagtail.signal_handlers import disable_reference_index_auto_update  # needs the app registry
+        from wagtail.signal_handlers import (  # needs the app registry
+            disable_reference_index_auto_update,
+            reference_index_auto_update_disabled,
+        )
 
+        if getattr(reference_index_auto_update_disabled, "value", False):
+            # The caller turned indexing off (a bulk load): leave it off, and its context manager intact.
+            return super().publish(revision, *args, **kwargs)
         with disable_reference_index_auto_update():
             result = super().publish(revision, *args, **kwargs)
         ReferenceIndex.create_or_update_for_object(type(self).objects.get(pk=self.pk))
