@@ -37,3 +37,11 @@ def test_published_page_is_still_in_the_usage_index(demo_site):
     source = Source.objects.filter(pk__in=page.page_sources.values("source")).first()
     usages = ReferenceIndex.get_references_to(source).filter(object_id=str(page.pk))
     assert usages.exists()
+
+
+def test_publishing_inside_a_bulk_load_that_disabled_indexing(demo_site):
+    from wagtail.signal_handlers import disable_reference_index_auto_update
+
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    with disable_reference_index_auto_update():
+        page.save_revision().publish()  # used to break the caller's context manager on exit
