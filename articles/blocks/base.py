@@ -2,6 +2,7 @@
 
 from collections import namedtuple
 
+from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
 from wagtail.snippets.blocks import SnippetChooserBlock
@@ -30,6 +31,33 @@ def endpoint_name(endpoint, style="short"):
     return endpoint.full_label if style == "full" else endpoint.label
 
 
+def _is_empty(value):
+    if value is None or value == "":
+        return True
+    source = getattr(value, "source", None)  # RichText
+    return source is not None and not strip_tags(source).strip()
+
+
+def missing_fields(block, value, prefix=""):
+    """Labels of the required fields an editor left empty (Wagtail defers them on drafts).
+
+    A draft may hold a block whose model is not chosen yet; it saves, renders a notice instead
+    of figures, and publishing names these fields.
+    """
+    missing = []
+    for name, child in getattr(block, "child_blocks", {}).items():
+        child_value = value.get(name) if hasattr(value, "get") else None
+        label = f"{prefix}{child.label or name}"
+        if isinstance(child, blocks.StructBlock):
+            missing += missing_fields(child, child_value or {}, prefix=f"{label} · ")
+        elif isinstance(child, blocks.ListBlock):
+            for position, item in enumerate(child_value or [], start=1):
+                missing += missing_fields(child.child_block, item, prefix=f"{label} {position} · ")
+        elif getattr(child, "required", False) and _is_empty(child_value):
+            missing.append(str(label))
+    return missing
+
+
 class DataBlockMixin:
     """Blocks bound to benchmark data find the page's PageData in their parent context."""
 
@@ -53,6 +81,14 @@ class DataBlockMixin:
             data = PageData(blocks=[BoundChild(self, value)])
         return data
 
+    def missing_fields(self, value):
+        return missing_fields(self, value)
+
+    def get_template(self, value=None, context=None):
+        if value is not None and self.missing_fields(value):
+            return "articles/blocks/incomplete.html"
+        return super().get_template(value, context=context)
+
     def get_context(self, value, parent_context=None):
         context = super().get_context(value, parent_context=parent_context)
         context["data"] = self.page_data(value, parent_context)
@@ -60,6 +96,13 @@ class DataBlockMixin:
         return context
 
     def data_context(self, value, data):
+        """What the template prints; an incomplete block (a draft) computes nothing."""
+        missing = self.missing_fields(value)
+        if missing:
+            return {"incomplete": missing, "block_label": self.label}
+        return self.compute_context(value, data)
+
+    def compute_context(self, value, data):
         compute = getattr(value, "compute", None)
         return {self.result_name: compute(data)} if compute else {}
 

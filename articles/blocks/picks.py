@@ -155,7 +155,7 @@ class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
         for row in value["rows"]:
             yield row["model"], row["source"]
 
-    def data_context(self, value, data):
+    def compute_context(self, value, data):
         return {"rows": [row.compute(data) for row in value["rows"]]}
 
     def figures(self, value, data):

@@ -133,7 +133,7 @@ class EndpointListBlock(DataBlockMixin, blocks.StructBlock):
         label = gettext_lazy("API identifiers")
         template = "articles/blocks/endpoint_list.html"
 
-    def data_context(self, value, data):
+    def compute_context(self, value, data):
         endpoints = data.endpoints(value["model"], value["source"])
         if value["order_by"]:
             metric = get_metric(value["order_by"])
