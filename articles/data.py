@@ -62,6 +62,9 @@ class PageData(WindowMixin):
         # Sources a block tried to footnote that the page's list lacks (see article_tags.footnotes).
         self.missing_citations = set()
         self.missing_explicit = set()
+        # New data may cite a source the editor has not listed yet (a price from a new page):
+        # it is numbered after the list, in the order first cited, rather than left unmarked.
+        self.appended_sources = []
 
     # --- what the blocks need ---------------------------------------------------------------
     @cached_property
@@ -197,6 +200,28 @@ class PageData(WindowMixin):
 
     def footnote(self, source):
         return self.footnotes.get(source.pk) if source is not None else None
+
+    def cite(self, source, explicit=False):
+        """The footnote number of a cited source; one the list lacks is appended after it.
+
+        A page without a source list shows no data-derived markers (None).
+        """
+        number = self.footnote(source)
+        if number is not None:
+            return number
+        self.missing_citations.add(source)
+        if explicit:
+            self.missing_explicit.add(source)
+        if not self.page_sources:
+            return None
+        if source not in self.appended_sources:
+            self.appended_sources.append(source)
+        return len(self.page_sources) + self.appended_sources.index(source) + 1
+
+    @property
+    def numbered_sources(self):
+        """The page's list, then the sources blocks cited that it lacks (so far in the render)."""
+        return [(source, False) for source in self.page_sources] + [(source, True) for source in self.appended_sources]
 
     def newest_measured_at(self):
         """The newest snapshot among the data the page's blocks show."""

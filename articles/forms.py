@@ -1,4 +1,4 @@
-"""The article edit form refuses citations of sources that are not in the page's source list."""
+"""The article edit form refuses, on publish, citations the editor chose from sources not in the page's list."""
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -31,6 +31,9 @@ class TranslatorAwarePageForm(WagtailAdminPageForm):
 class ArticlePageForm(TranslatorAwarePageForm):
     def clean(self):
         cleaned = super().clean()
+        if getattr(self, "is_deferred_validation", False):
+            # A draft (or autosave) always saves; publishing checks the citations.
+            return cleaned
         formset = self.formsets.get("page_sources") if hasattr(self, "formsets") else None
         if formset is None or not formset.is_valid():
             return cleaned
@@ -46,10 +49,10 @@ class ArticlePageForm(TranslatorAwarePageForm):
             stream = cleaned.get(field)
             if stream is None or not len(stream):
                 continue
-            missing, explicit = missing_citations(stream, page_sources, lang)
-            # Data-derived markers are optional (a page without a source list shows none);
-            # a citation the editor chose must always be numbered.
-            missing = (missing if page_sources else set()) | explicit
+            _derived, missing = missing_citations(stream, page_sources, lang)
+            # Only a citation the editor chose must be in the list. One that data brings (a
+            # price from a page not listed yet) is numbered after the list on the live page and
+            # reported in the review list: new data never blocks an unrelated save.
             if missing:
                 names = ", ".join(sorted(f"“{source}”" for source in missing))
                 message = ngettext(

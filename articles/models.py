@@ -156,7 +156,8 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
 
     @property
     def source_count(self):
-        return len(self.page_data.page_sources)
+        # Rendered after the body, so sources that new data cites (appended) are counted too.
+        return len(self.page_data.numbered_sources)
 
     def methodology_anchor(self):
         for child in self.body:

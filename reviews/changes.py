@@ -42,6 +42,50 @@ def touched_models(*snapshots):
     return models
 
 
+def _cited_beyond_list(page, lang, blocks, data):
+    """Render the body as the live page does; the sources it cites that the page's list lacks."""
+    from django.utils import translation
+
+    stream = getattr(page, f"body_{lang}")
+    with translation.override(lang):
+        stream.render_as_block(context={"page_data": data, "page": page})
+    return data.appended_sources
+
+
+def new_sources(page, lang, blocks, published_at):
+    """Review items for sources that new data made the page cite although its list lacks them.
+
+    The live page numbers such a source after its list (so a save never fails on new data);
+    the editor is told here so that the list can be put in the intended order.
+    """
+    page_sources = PageData(page=page).page_sources
+    if not page_sources:
+        return []
+    from django.utils import translation
+    from django.utils.translation import gettext as _
+
+    after_data = PageData(page=page, blocks=blocks, page_sources=page_sources, as_of=published_at)
+    after = _cited_beyond_list(page, lang, blocks, after_data)
+    before_data = PageData(
+        page=page, blocks=blocks, page_sources=page_sources, as_of=published_at - timedelta(microseconds=1)
+    )
+    before = _cited_beyond_list(page, lang, blocks, before_data)
+    block_index = next((i for i, child in enumerate(blocks) if getattr(child, "block_type", "") == "sources"), 0)
+    items = []
+    with translation.override(lang):
+        for source in after:
+            if source in before:
+                continue
+            number = len(page_sources) + after.index(source) + 1
+            items.append((
+                block_index, _("Sources"), ("source", source.pk), "value", _("new source"), "—",
+                _("%(source)s is cited by new data; the page numbers it %(n)s, after its list. "
+                  "Add it under Sources to place it.") % {"source": source, "n": number},
+                (),
+            ))
+    return items
+
+
 def live_articles():
     from articles.models import ArticlePage
 
@@ -76,7 +120,9 @@ def record_changes(snapshot):
             if not models & set(after.requirements[0]):
                 continue
             before = PageData(blocks=blocks, page_sources=[], as_of=published_at - timedelta(microseconds=1))
-            for index, place, _key, kind, figure, old, new, named in differences(blocks, before, after, lang):
+            for index, place, _key, kind, figure, old, new, named in differences(
+                blocks, before, after, lang
+            ) + new_sources(page, lang, blocks, published_at):
                 items.append(
                     FigureChange(
                         change_set=change_set,

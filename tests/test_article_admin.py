@@ -109,13 +109,16 @@ class ArticleAdminTests(WagtailPageTestCase):
         # the methodology block cites GPT-OSS providers, which this list leaves out
         data = self.form_data([self.source, self.pricing], slug="missing-source")
         add_url = f"/admin/pages/add/articles/articlepage/{self.home.pk}/"
-        response = self.client.post(add_url, data)
+        response = self.client.post(add_url, {**data, "action-publish": "action-publish"})
         self.assertEqual(response.status_code, 200)
         self.assertFalse(ArticlePage.objects.filter(slug_en="missing-source").exists())
         errors = response.context["form"].errors
         self.assertIn("body_en", errors)
         self.assertIn("Artificial Analysis · GPT-OSS 120B providers", str(errors["body_en"]))
         self.assertIn("not in this page", str(errors["body_en"]))
+        # a draft always saves; publishing is what checks the citations
+        self.assertEqual(self.client.post(add_url, data).status_code, 302)
+        self.assertFalse(ArticlePage.objects.get(slug_en="missing-source").live)
 
     def test_removing_a_cited_source_from_a_published_page_is_refused(self):
         page = ArticlePage.objects.get(slug_en="fastest-llm-api")
@@ -129,7 +132,8 @@ class ArticleAdminTests(WagtailPageTestCase):
             }}}),
         ])
         response = self.client.post(
-            f"/admin/pages/{page.pk}/edit/", self.form_data(remaining, body=body, slug="fastest-llm-api")
+            f"/admin/pages/{page.pk}/edit/",
+            {**self.form_data(remaining, body=body, slug="fastest-llm-api"), "action-publish": "action-publish"},
         )
         self.assertEqual(response.status_code, 200)
         self.assertIn("Z.ai · pricing", str(response.context["form"].errors.get("body_en")))

@@ -144,7 +144,9 @@ def test_template_tag_numbers_footnotes_from_the_page_source_list(glm):
     html = Template("{% load dataref_tags %}{% richtext_with_data value %}").render(
         Context({"value": stream[0].value, "page_data": data})
     )
-    assert ">283.4</span>" in html and "<sup" not in html, "a source the page doesn't list gets no marker"
+    # a source the page doesn't list is numbered after the list, and the Sources block lists it
+    assert re.search(r">283\.4</span><sup class=\"fn\"><a href=\"#source-2\"", html)
+    assert data.numbered_sources == [(glm["pricing"], False), (glm["source"], True)]
 
 
 def _article_with_refs(glm, other, references):

@@ -61,7 +61,8 @@ class PickRowValue(blocks.StructValue):
         metric = get_metric(metric_key)
         model, source = self["model"], self["source"]
         ranked = data.fresh_ranked(model, metric_key, source)
-        row = {"need": f"{need_label(kind)} · {model_label(model)}", "pick": None, "reason": "", "sources": []}
+        row = {"need": f"{need_label(kind)} · {model_label(model)}", "pick": None, "reason": "", "sources": [],
+               "citations": []}
         behind = []
         if not ranked:
             return self._with_figures(row, metric, behind)
@@ -104,7 +105,8 @@ class PickRowValue(blocks.StructValue):
                         "other": name,
                     }
         row["reason"] = reason
-        row["sources"] = [leader.snapshot.source] + [s for s in self["extra_citations"] if s is not None]
+        row["sources"] = [leader.snapshot.source]
+        row["citations"] = [s for s in self["extra_citations"] if s is not None]
         return self._with_figures(row, metric, behind)
 
     @staticmethod

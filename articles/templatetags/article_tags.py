@@ -1,11 +1,8 @@
-import logging
-
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 register = template.Library()
-log = logging.getLogger(__name__)
 
 
 def _page_data(context):
@@ -13,26 +10,24 @@ def _page_data(context):
 
 
 @register.simple_tag(takes_context=True)
-def footnotes(context, sources, explicit=False):
+def footnotes(context, sources, explicit=False, chosen=()):
     """Footnote markers for sources, numbered by the page's source list.
 
-    A source missing from the list renders no marker; the page form refuses to save such a
-    page, so this only happens when data changed after publishing (logged).
+    A source missing from the list (new data, e.g. a price from a page not listed yet) is
+    numbered after it and the Sources block lists it; the edit form refuses only citations the
+    editor chose (explicit), and only on publish.
     """
     data = _page_data(context)
-    if data is None or not sources:
+    if data is None or not (sources or chosen):
         return ""
     numbers = []
-    for source in sources:
+    # `chosen`: citations the editor picked next to data-derived `sources` (one marker group).
+    cited = [(source, explicit) for source in sources or ()] + [(source, True) for source in chosen or ()]
+    for source, is_explicit in cited:
         if source is None:
             continue
-        number = data.footnote(source)
+        number = data.cite(source, explicit=is_explicit)
         if number is None:
-            data.missing_citations.add(source)
-            if explicit:
-                data.missing_explicit.add(source)
-            if data.page_sources:
-                log.warning("page %s cites %s, which is not in its source list", getattr(data.page, "pk", None), source)
             continue
         if number not in numbers:
             numbers.append(number)
@@ -42,6 +37,12 @@ def footnotes(context, sources, explicit=False):
         "", '<a href="#source-{}" aria-label="{}">{}</a>', ((n, _("Source %(n)s") % {"n": n}, n) for n in sorted(numbers))
     )
     return format_html('<sup class="fn">{}</sup>', links)
+
+
+@register.simple_tag(takes_context=True)
+def render_body(context, stream):
+    """The body rendered ahead of the lines above it, which count the sources its blocks cite."""
+    return stream.render_as_block(context=context.flatten())
 
 
 @register.filter
