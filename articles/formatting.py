@@ -93,14 +93,17 @@ def format_difference(metric, difference, lang=None):
     return f"+{text}" if difference > 0 else text
 
 
-def format_duration(seconds, lang=None):
-    """Seconds in the unit a reader expects: "331 ms" below a second, "1.74 seconds" above."""
+def format_duration(seconds, lang=None, decimals=None):
+    """Seconds in the unit a reader expects: "331 ms" below a second, "1.74 seconds" above.
+
+    `decimals` fixes the decimals of whichever unit is shown (default: 0 for ms, 2 for seconds).
+    """
     if seconds is None:
         return DASH
     seconds = Decimal(seconds)
     if seconds < 1:
-        return _("%(value)s ms") % {"value": format_decimal(seconds * 1000, 0, lang=lang)}
-    return _("%(value)s seconds") % {"value": format_decimal(seconds, 2, lang=lang)}
+        return _("%(value)s ms") % {"value": format_decimal(seconds * 1000, decimals or 0, lang=lang)}
+    return _("%(value)s seconds") % {"value": format_decimal(seconds, 2 if decimals is None else decimals, lang=lang)}
 
 
 def price_decimals(amount):

@@ -37,6 +37,7 @@ def every_block(model, source, endpoint, provider, extra_source):
                                                  "strengths": rich_text("<p>Quick.</p>"),
                                                  "limitations": rich_text("<p>Pricey.</p>")}])}),
         ("provider_list", {"model": model.pk, "source": source.pk, "pattern": "speed_summary",
+                           "parts": listblock([]), "order": "best",
                            "order_by": "output_speed_median", "name_style": "full"}),
         ("endpoint_list", {"model": model.pk, "source": source.pk, "order_by": "", "name_style": "full"}),
         ("leaderboard", {"metric": "output_speed_median", "models": listblock([{"model": model.pk, "source": ""}]),

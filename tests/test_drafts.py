@@ -23,12 +23,14 @@ def empty_data_blocks():
         ("provider_cards", {"metric": "output_speed_median", "models": _list([{"model": "", "source": ""}]),
                             "cards": _list([{"provider": "", "summary": "", "strengths": rich_text(""),
                                              "limitations": rich_text("")}])}),
-        ("provider_list", {"model": "", "source": "", "preset": "latency_scorecard", "parts": _list([]),
+        ("provider_list", {"model": "", "source": "", "pattern": "custom", "parts": _list([
+            {"field": "tps_p95", "before_en": "", "after_en": "", "before_es": "", "after_es": "", "unit": "auto",
+             "decimals": ""}]),
                            "order_by": "e2e_p99", "order": "asc", "name_style": "full"}),
         ("endpoint_list", {"model": "", "source": "", "order_by": "", "name_style": "full"}),
         ("leaderboard", {"metric": "output_speed_median", "source": "", "models": _list([{"model": "", "source": ""}]),
                          "window_hours": "", "limit": "", "name_style": "short",
-                         "value_heading_en": "", "value_heading_es": ""}),
+                         "value_heading_en": "", "value_heading_es": "", "caption_en": "", "caption_es": ""}),
     ])
 
 

@@ -14,6 +14,7 @@ from .base import (
     NAME_STYLE_CHOICES,
     DataBlockMixin,
     endpoint_name,
+    localized,
     metric_choice,
     model_chooser,
     source_chooser,
@@ -45,7 +46,7 @@ class BarChartValue(blocks.StructValue):
                     ),
                 }
             )
-        caption = _("%(metric)s by provider · %(model)s (%(unit)s)") % {
+        caption = localized(self, "caption") or _("%(metric)s by provider · %(model)s (%(unit)s)") % {
             "metric": metric.label,
             "model": model.name,
             "unit": metric.unit,
@@ -62,6 +63,11 @@ class BarChartBlock(DataBlockMixin, blocks.StructBlock):
     metric = metric_choice(default="output_speed_median")
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
     note = blocks.CharBlock(required=False, label=gettext_lazy("note under the chart"))
+    caption_en = blocks.CharBlock(
+        required=False, label=gettext_lazy("caption (English)"),
+        help_text=gettext_lazy("Empty: “<metric> by provider · <model> (<unit>)”."),
+    )
+    caption_es = blocks.CharBlock(required=False, label=gettext_lazy("caption (Spanish)"))
 
     class Meta:
         icon = "table"

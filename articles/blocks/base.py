@@ -27,6 +27,14 @@ def metric_choice(**kwargs):
 NAME_STYLE_CHOICES = [("short", _("Short provider name (Fireworks)")), ("full", _("Full provider name (Fireworks AI)"))]
 
 
+def localized(value, name):
+    """An editor's per-language text (`name_en`, `name_es`) in the page language; English as fallback."""
+    from django.utils.translation import get_language
+
+    lang = (get_language() or "en")[:2]
+    return (value.get(f"{name}_{lang}") or value.get(f"{name}_en") or "").strip()
+
+
 def endpoint_name(endpoint, style="short"):
     return endpoint.full_label if style == "full" else endpoint.label
 
@@ -112,6 +120,8 @@ class DataBlockMixin:
         Blocks that compute on their StructValue declare them there (`value.figures(data)`); a data
         block without a declaration fails the registry test rather than escaping the review.
         """
+        if self.missing_fields(value):
+            return []  # an incomplete draft block prints no figure
         declared = getattr(value, "figures", None)
         if declared is None:
             raise NotImplementedError(f"{type(self).__name__} reads benchmark data but declares no figures")

@@ -8,7 +8,7 @@ from articles.figures import Figure
 from articles.formatting import format_metric
 from benchmarks.metrics import get_metric
 
-from .base import NAME_STYLE_CHOICES, DataBlockMixin, endpoint_name, metric_choice
+from .base import NAME_STYLE_CHOICES, DataBlockMixin, endpoint_name, localized, metric_choice, source_chooser
 from .provider_cards import ModelSourceBlock
 
 
@@ -18,10 +18,11 @@ class LeaderboardValue(blocks.StructValue):
         hours = self["window_hours"] or 0
         entries = []
         for item in self["models"]:
+            source = item["source"] or self.get("source")
             if hours:
-                entries += data.window_average(item["model"], metric.key, item["source"], hours)
+                entries += data.window_average(item["model"], metric.key, source, hours)
             else:
-                for row in data.rows(item["model"], metric.key, item["source"]):
+                for row in data.rows(item["model"], metric.key, source):
                     entries.append((row.endpoint, row.value, (row,)))
         sign = -1 if metric.higher_is_better else 1
         entries.sort(key=lambda entry: (sign * entry[1], entry[0].model.name, entry[0].label))
@@ -56,8 +57,11 @@ class LeaderboardValue(blocks.StructValue):
             window = _("average of the last %(hours)s hours") % {"hours": hours}
         else:
             window = _("latest published snapshot")
-        caption = _("%(metric)s (%(unit)s), %(window)s") % {"metric": metric.label, "unit": metric.unit, "window": window}
-        return {"rows": rows, "caption": caption, "metric": metric}
+        caption = localized(self, "caption") or (
+            _("%(metric)s (%(unit)s), %(window)s") % {"metric": metric.label, "unit": metric.unit, "window": window}
+        )
+        value_heading = localized(self, "value_heading") or str(metric.column_label)
+        return {"rows": rows, "caption": caption, "metric": metric, "value_heading": value_heading}
 
     def figures(self, data):
         return [row["figure"] for row in self.compute(data)["rows"]]
@@ -65,6 +69,10 @@ class LeaderboardValue(blocks.StructValue):
 
 class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
     metric = metric_choice(default="output_speed_median")
+    source = source_chooser(
+        required=False,
+        help_text=gettext_lazy("Chosen once for every model below; a model's own source, if set, wins."),
+    )
     models = blocks.ListBlock(ModelSourceBlock(), label=gettext_lazy("models"))
     window_hours = blocks.IntegerBlock(
         required=False,
@@ -74,6 +82,16 @@ class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
     )
     limit = blocks.IntegerBlock(required=False, min_value=1, label=gettext_lazy("show at most"))
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
+    value_heading_en = blocks.CharBlock(
+        required=False, label=gettext_lazy("value column heading (English)"),
+        help_text=gettext_lazy("e.g. “Avg tokens/s (24h)”; empty: the metric's column name."),
+    )
+    value_heading_es = blocks.CharBlock(required=False, label=gettext_lazy("value column heading (Spanish)"))
+    caption_en = blocks.CharBlock(
+        required=False, label=gettext_lazy("caption (English)"),
+        help_text=gettext_lazy("Empty: the metric, its unit and the window."),
+    )
+    caption_es = blocks.CharBlock(required=False, label=gettext_lazy("caption (Spanish)"))
 
     class Meta:
         icon = "order"
@@ -83,7 +101,7 @@ class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
 
     def data_requirements(self, value):
         for item in value["models"]:
-            yield item["model"], item["source"]
+            yield item["model"], item["source"] or value.get("source")
 
     def data_window_hours(self, value):
         return value["window_hours"] or 0

@@ -161,4 +161,6 @@ class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
         return {"rows": [row.compute(data) for row in value["rows"]]}
 
     def figures(self, value, data):
+        if self.missing_fields(value):
+            return []  # an incomplete draft block prints no figure
         return [figure for row in value["rows"] for figure in row.compute(data)["figures"]]

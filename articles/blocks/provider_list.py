@@ -1,11 +1,16 @@
-"""Provider-by-provider list: one generated sentence per endpoint, in an order the editor picks."""
+"""Provider-by-provider list: one sentence per endpoint, composed by the editor from parts.
 
+A part is a figure (a metric or the price) with words before and after it in each language, a
+unit style and optional fixed decimals. Ready-made sentences (sentence_presets) are the same
+parts as data. The list is ordered by any metric, best first, ascending or descending.
+"""
+
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import Figure
-from articles.formatting import DASH, format_duration, format_metric
+from articles.formatting import DASH, format_decimal, format_duration, format_metric, format_price_pair
 from benchmarks.metrics import get_metric
 from benchmarks.querysets import rank_rows
 
@@ -17,89 +22,121 @@ from .base import (
     model_chooser,
     source_chooser,
 )
+from .provider_table import COLUMN_CHOICES, PRICE
+from .sentence_presets import SENTENCE_PRESETS
+
+CUSTOM = "custom"
+PATTERN_CHOICES = [(CUSTOM, gettext_lazy("Composed from the parts below"))] + [
+    (key, preset["label"]) for key, preset in SENTENCE_PRESETS.items()
+]
+UNIT_CHOICES = [
+    ("auto", gettext_lazy("Times in ms below a second, seconds above; others with their table unit")),
+    ("number", gettext_lazy("Number only")),
+    ("s", gettext_lazy("Seconds (s)")),
+    ("ms", gettext_lazy("Milliseconds (ms)")),
+]
+ORDER_CHOICES = [
+    ("best", gettext_lazy("Best first")),
+    ("asc", gettext_lazy("Ascending (smallest first)")),
+    ("desc", gettext_lazy("Descending (largest first)")),
+]
+LANGUAGES = ("en", "es")
 
 
-def _latency_scorecard(values):
-    return _(
-        "%(ttft_median)s median, %(e2e_p99)s end-to-end p99, time to first token p95 %(ttft_p95)s, "
-        "%(speed)s tokens per second, %(task_success)s task success, %(failure_rate)s failures."
-    ) % values
+class SentencePartBlock(blocks.StructBlock):
+    field = blocks.ChoiceBlock(choices=COLUMN_CHOICES, label=gettext_lazy("figure"))
+    before_en = blocks.CharBlock(required=False, label=gettext_lazy("words before (English)"))
+    after_en = blocks.CharBlock(
+        required=False, label=gettext_lazy("words after (English)"), help_text=gettext_lazy("e.g. “tokens per second median”")
+    )
+    before_es = blocks.CharBlock(required=False, label=gettext_lazy("words before (Spanish)"))
+    after_es = blocks.CharBlock(required=False, label=gettext_lazy("words after (Spanish)"))
+    unit = blocks.ChoiceBlock(choices=UNIT_CHOICES, default="auto", label=gettext_lazy("unit"))
+    decimals = blocks.IntegerBlock(
+        required=False, min_value=0, max_value=4, label=gettext_lazy("decimals"),
+        help_text=gettext_lazy("Fixed number of decimals; empty: as the tables print it."),
+    )
+
+    class Meta:
+        icon = "edit"
+        label = gettext_lazy("Part")
 
 
-def _speed_summary(values):
-    return _("%(speed)s tokens per second, first chunk after %(ttfc_median)s.") % values
+def part_words(part, where, lang):
+    """The part's words in the page language; English where the Spanish ones are left empty."""
+    words = part.get(f"{where}_{lang}") or part.get(f"{where}_en") or ""
+    return words.strip()
 
 
-def _latency_only(values):
-    return _("%(ttft_median)s median time to first token, %(ttft_p95)s at p95, %(e2e_p99)s end-to-end p99.") % values
-
-
-# pattern key -> (label, metrics it needs, sentence builder)
-SENTENCE_PATTERNS = {
-    "latency_scorecard": (
-        gettext_lazy("Latency scorecard: median, p99, TTFT p95, tokens/s, task success, failures"),
-        # A first-party scorecard: its speed is the median of our own per-request tokens/s.
-        ("ttft_median", "e2e_p99", "ttft_p95", "tps_median", "task_success", "failure_rate"),
-        _latency_scorecard,
-    ),
-    "speed_summary": (
-        gettext_lazy("Speed summary: tokens/s and first chunk"),
-        ("output_speed_median", "ttfc_median"),
-        _speed_summary,
-    ),
-    "latency_only": (
-        gettext_lazy("Latency only: TTFT median and p95, end-to-end p99"),
-        ("ttft_median", "ttft_p95", "e2e_p99"),
-        _latency_only,
-    ),
-}
-PATTERN_CHOICES = [(key, label) for key, (label, _m, _f) in SENTENCE_PATTERNS.items()]
-VALUE_NAMES = {
-    "ttft_median": "ttft_median",
-    "ttfc_median": "ttfc_median",
-    "ttft_p95": "ttft_p95",
-    "e2e_p99": "e2e_p99",
-    "e2e_median": "e2e_median",
-    "output_speed_median": "speed",
-    "tps_median": "speed",
-    "task_success": "task_success",
-    "failure_rate": "failure_rate",
-}
-
-
-def spoken_value(metric, value):
-    """Times in the unit a reader expects; other metrics with their cell suffix."""
+def spoken_value(metric, value, unit="auto", decimals=None):
+    """A figure as a sentence says it: times in the unit a reader expects, others as the table prints them."""
     if value is None:
         return DASH
+    if unit == "number":
+        return format_metric(metric, value, suffix=False) if decimals is None else format_decimal(value, decimals)
+    if unit == "s":
+        return f"{format_decimal(value, 2 if decimals is None else decimals)} s"
+    if unit == "ms":
+        return f"{format_decimal(value * 1000, 0 if decimals is None else decimals)} ms"
     if metric.kind == "time":
-        return format_duration(value)
+        return format_duration(value, decimals=decimals)
+    if decimals is not None:
+        return format_decimal(value, decimals) + metric.cell_suffix
     return format_metric(metric, value)
 
 
+def order_endpoints(data, model, source, metric, direction):
+    rows = data.rows(model, metric.key, source)
+    if direction == "best":
+        rows = rank_rows(rows, metric)
+    else:
+        rows = sorted(rows, key=lambda row: (row.value, row.endpoint.label), reverse=direction == "desc")
+    ordered = [row.endpoint for row in rows]
+    # Endpoints without a value of the order metric go last, in source order.
+    return ordered + [e for e in data.endpoints(model, source) if e not in ordered]
+
+
 class ProviderListValue(blocks.StructValue):
-    def compute(self, data):
-        model, source = self["model"], self["source"]
-        _label, metric_keys, build = SENTENCE_PATTERNS[self["pattern"]]
-        order_metric = get_metric(self["order_by"])
-        order_rows = rank_rows(data.rows(model, order_metric.key, source), order_metric)
-        ordered = [row.endpoint for row in order_rows]
-        ordered += [e for e in data.endpoints(model, source) if e not in ordered]
-        items = []
-        for position, endpoint in enumerate(ordered):
-            values, behind = {}, []
-            for key in metric_keys:
-                metric = get_metric(key)
-                row = data.value(endpoint, key, source)
+    def sentence_parts(self):
+        if self["pattern"] in SENTENCE_PRESETS:
+            return SENTENCE_PRESETS[self["pattern"]]["parts"]
+        return [dict(part) for part in self["parts"]]
+
+    def sentence(self, data, endpoint, parts, lang):
+        """(sentence, measurements behind it, prices behind it)."""
+        texts, behind, prices = [], [], []
+        for part in parts:
+            if part["field"] == PRICE:
+                price = data.price(endpoint)
+                if price is not None:
+                    prices.append(price)
+                figure = format_price_pair(price)
+            else:
+                metric = get_metric(part["field"])
+                row = data.value(endpoint, metric.key, self["source"])
                 if row is not None:
                     behind.append(row)
-                values[VALUE_NAMES[key]] = spoken_value(metric, row.value if row else None)
+                figure = spoken_value(metric, row.value if row else None, part.get("unit") or "auto", part.get("decimals"))
+            words = [part_words(part, "before", lang), figure, part_words(part, "after", lang)]
+            texts.append(" ".join(word for word in words if word))
+        return (", ".join(texts) + "." if texts else ""), behind, prices
+
+    def compute(self, data):
+        lang = (get_language() or "en")[:2]
+        lang = lang if lang in LANGUAGES else "en"
+        parts = self.sentence_parts()
+        order_metric = get_metric(self["order_by"])
+        ordered = order_endpoints(data, self["model"], self["source"], order_metric, self.get("order") or "best")
+        items = []
+        for position, endpoint in enumerate(ordered):
             name = endpoint_name(endpoint, self["name_style"])
-            sentence = build(values)
+            sentence, behind, prices = self.sentence(data, endpoint, parts, lang)
             figure = Figure(
                 row=name, column=_("sentence"), text=str(sentence), endpoint=endpoint,
                 metric=order_metric.key, measurements=tuple(behind), ranking="items", position=position,
+                price=prices[0] if prices else None,
             )
-            items.append({"name": name, "sentence": sentence, "figure": figure})
+            items.append({"name": name, "endpoint": endpoint, "sentence": sentence, "figure": figure})
         return {"items": items}
 
     def figures(self, data):
@@ -109,8 +146,13 @@ class ProviderListValue(blocks.StructValue):
 class ProviderListBlock(DataBlockMixin, blocks.StructBlock):
     model = model_chooser()
     source = source_chooser(required=False)
-    pattern = blocks.ChoiceBlock(choices=PATTERN_CHOICES, default="latency_scorecard", label=gettext_lazy("sentence"))
+    pattern = blocks.ChoiceBlock(
+        choices=PATTERN_CHOICES, default=CUSTOM, label=gettext_lazy("sentence"),
+        help_text=gettext_lazy("A ready-made sentence, or your own from the parts below."),
+    )
+    parts = blocks.ListBlock(SentencePartBlock(), default=[], label=gettext_lazy("parts of the sentence"))
     order_by = metric_choice(default="e2e_p99", label=gettext_lazy("order by"))
+    order = blocks.ChoiceBlock(choices=ORDER_CHOICES, default="best", label=gettext_lazy("order"))
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="full", label=gettext_lazy("provider names"))
 
     class Meta:
@@ -144,6 +186,8 @@ class EndpointListBlock(DataBlockMixin, blocks.StructBlock):
     def figures(self, value, data):
         """The identifiers come from the catalogue; their order (and so the measurement behind each
         position) from the order metric."""
+        if self.missing_fields(value):
+            return []
         order = {}
         if value["order_by"]:
             order = {r.endpoint_id: r for r in data.rows(value["model"], value["order_by"], value["source"])}
@@ -153,5 +197,5 @@ class EndpointListBlock(DataBlockMixin, blocks.StructBlock):
                 endpoint=item["endpoint"], metric=value["order_by"] or "", ranking="items", position=position,
                 measurements=(order[item["endpoint"].pk],) if item["endpoint"].pk in order else (),
             )
-            for position, item in enumerate(self.data_context(value, data)["items"])
+            for position, item in enumerate(self.compute_context(value, data)["items"])
         ]
