@@ -106,8 +106,8 @@ def test_the_chatbot_list_is_built_from_admin_form_data_alone(editor, demo_site)
 
 def test_descending_order_reverses_the_list(demo_site):
     from articles.blocks import ProviderListBlock
-    from articles.data import PageData
     from articles.blocks.base import BoundChild
+    from articles.data import PageData
 
     flash = LanguageModel.objects.get(slug="glm-5-3-flash")
     run = Source.objects.get(kind=Source.Kind.FIRST_PARTY)
