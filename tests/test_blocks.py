@@ -224,11 +224,14 @@ def test_stale_figure_is_marked_and_cannot_be_the_pick(glm):
     assert Snapshot.objects.get(pk=fast_only.pk).status == "published"
     raw = table_raw(glm, source=old_source.pk)
     html, text, _ = render("provider_table", raw)
-    assert text.count("stale") == 2 and "900.0stale" in text
+    assert text.count("stale") == 2 and "900.0stale·" in text
     rows = [{"need": "fastest", "model": glm["model"].pk, "source": old_source.pk, "compare_with": None,
              "extra_citations": []}]
     _html, text, _ = render("picks_table", {"caption": "", "rows": rows})
-    assert "Notmeasuredyet" in text and "900.0" not in text
+    # measured, so never "not measured"; stale, so never shown as current: dated and marked
+    measured = (timezone.now() - datetime.timedelta(days=4)).strftime("%-d %b")
+    assert "Notmeasuredyet" not in text and "Baseten(Fast)900.0tokens/s" in text
+    assert f"lastmeasured{measured.replace(' ', '')};stale" in text
     # the same endpoints measured an hour ago by the main source are fresh and can be picked
     rows[0]["source"] = glm["source"].pk
     _html, text, _ = render("picks_table", {"caption": "", "rows": rows})

@@ -62,11 +62,17 @@ class PickRowValue(blocks.StructValue):
         model, source = self["model"], self["source"]
         ranked = data.fresh_ranked(model, metric_key, source)
         row = {"need": f"{need_label(kind)} · {model_label(model)}", "pick": None, "reason": "", "sources": [],
-               "citations": []}
+               "citations": [], "stale": False}
+        if not ranked:
+            # Measured, but every figure is past its age: show the last leader, dated and marked
+            # stale, rather than "not measured" (it was) or as current (it is not).
+            ranked = data.ranked(model, metric_key, source)
+            row["stale"] = bool(ranked)
         behind = []
         if not ranked:
             return self._with_figures(row, metric, behind)
         leader = ranked[0]
+        row["measured_at"] = leader.snapshot.measured_at
         behind.append(leader)
         row["pick"] = leader.endpoint
         row["measurement"] = leader
@@ -116,11 +122,12 @@ class PickRowValue(blocks.StructValue):
             Figure(
                 row=row["need"], column="", text=pick.label if pick is not None else "—",
                 endpoint=pick, metric=metric.key, measurements=tuple(behind[:1]), kind=PICK,
-                slot=f"pick:{row['need']}",
+                slot=f"pick:{row['need']}", stale=row["stale"],
             ),
             Figure(
                 row=row["need"], column=_("reason"), text=str(row["reason"] or "—"),
                 endpoint=pick, metric=metric.key, measurements=tuple(behind), slot=f"reason:{row['need']}",
+                stale=row["stale"],
             ),
         ]
         return row

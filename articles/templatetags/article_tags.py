@@ -59,6 +59,34 @@ def provenance(measurement):
 
 
 @register.filter
+def short_date(moment):
+    """"3 Dec" (with the year when it is not this year), in the page language: "3 dic" in Spanish."""
+    if moment is None:
+        return ""
+    from django.utils import dateformat, timezone
+    from django.utils.translation import pgettext
+
+    if hasattr(moment, "hour"):
+        moment = timezone.localtime(moment) if timezone.is_aware(moment) else moment
+    if moment.year == timezone.localdate().year:
+        return dateformat.format(moment, pgettext("day and month of a stale figure", "j M"))
+    return dateformat.format(moment, pgettext("day, month and year of a stale figure", "j M Y"))
+
+
+@register.filter
+def figure_date(figure):
+    """When the figure was last measured (a price: last confirmed); the newest of an average."""
+    if figure is None:
+        return None
+    if figure.price is not None:
+        from benchmarks.freshness import price_seen_at
+
+        return price_seen_at(figure.price)
+    dates = [row.snapshot.measured_at for row in figure.measurements]
+    return max(dates) if dates else None
+
+
+@register.filter
 def price_provenance(price):
     if price is None:
         return ""
