@@ -165,6 +165,11 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
                 return "methodology"
         return ""
 
+    def shows_demo_data(self):
+        """Whether any figure or listed source is demo data (the page then says so, and how it is dated)."""
+        sources = list(self.page_data.sources_shown().values()) + list(self.page_data.page_sources)
+        return any(source.is_demo for source in sources)
+
     def attributions(self):
         """Attribution lines the sources shown on this page require (e.g. Artificial Analysis)."""
         seen = []

@@ -218,8 +218,12 @@ def _upsert_sources():
                 "attribution_en": AA_ATTRIBUTION if is_aa else "",
                 "attribution_es": AA_ATTRIBUTION_ES if is_aa else "",
                 "licence": "Attribution required" if is_aa else "",
+                "is_demo": True,
             },
         )
+        if not source.is_demo:  # a database loaded before sources were labelled
+            Source.objects.filter(pk=source.pk).update(is_demo=True)
+            source.is_demo = True
         sources[key] = source
     return sources
 

@@ -3,6 +3,7 @@
 Each metric has a maximum age in the registry (FRESHNESS_MAX_AGE_HOURS in settings overrides
 it per metric key, "price" for prices). A first-party run is a dated, one-off measurement that a
 page shows with its date, so it never goes stale; third-party benchmarks and price lists do.
+Demo sources (Source.is_demo) are example data labelled as such on every page and never go stale.
 """
 
 from datetime import timedelta
@@ -24,7 +25,8 @@ def max_age(key):
 
 def measurement_is_stale(measurement, now=None):
     snapshot = measurement.snapshot
-    if snapshot.source.kind in EXEMPT_SOURCE_KINDS:
+    # Demo data is a fixed example (pages label it as such): it must read the same a week later.
+    if snapshot.source.kind in EXEMPT_SOURCE_KINDS or snapshot.source.is_demo:
         return False
     return (now or timezone.now()) - snapshot.measured_at > max_age(measurement.metric)
 
@@ -37,4 +39,6 @@ def price_seen_at(price):
 
 
 def price_is_stale(price, now=None):
+    if price.source.is_demo:
+        return False
     return (now or timezone.now()) - price_seen_at(price) > max_age("price")

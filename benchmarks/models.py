@@ -163,6 +163,14 @@ class Source(ReviewedTextMixin):
         default=False,
         help_text=_("Off: a refresh creates a draft snapshot that an editor publishes."),
     )
+    is_demo = models.BooleanField(
+        _("demo data"),
+        default=False,
+        help_text=_(
+            "Example figures shipped with the demo site, not live measurements. Pages say so; their "
+            "benchmark snapshots are dated when the demo is loaded and are never flagged stale."
+        ),
+    )
 
     class Meta:
         ordering = ["publisher", "title"]

@@ -4,7 +4,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, FieldRowPanel, ObjectList, Panel
-from wagtail.admin.ui.tables import Column, DateColumn
+from wagtail.admin.ui.tables import BooleanColumn, Column, DateColumn
 from wagtail.snippets.views.snippets import (
     SnippetViewSet,
 )
@@ -112,8 +112,9 @@ class SourceViewSet(SnippetViewSet):
         "kind",
         DateColumn("accessed_on", label=_("date accessed"), sort_key="accessed_on"),
         Column("licence_warning", label=_("Licence"), accessor=licence_text),
+        BooleanColumn("is_demo", label=_("demo data")),
     ]
-    list_filter = ["kind", "auto_publish"]
+    list_filter = ["kind", "auto_publish", "is_demo"]
     search_fields = ["title_en", "title_es", "publisher", "url"]
     ordering = ["publisher", "title_en"]
     chooser_viewset_class = chooser_viewset_class(["title_en", "title_es", "publisher", "url"])
@@ -126,7 +127,7 @@ class SourceViewSet(SnippetViewSet):
             FieldRowPanel([FieldPanel("licence"), FieldPanel("accessed_on")]),
             FieldPanel("licence_allows_publication"),
             translated_row("attribution", _("Required attribution")),
-            FieldPanel("auto_publish"),
+            FieldRowPanel([FieldPanel("auto_publish"), FieldPanel("is_demo")]),
         ],
         base_form_class=SpanishOptionalForm,
     )
