@@ -113,3 +113,35 @@ def figure_provenance(figure):
             "sources": ", ".join(str(source) for source in figure.sources),
         }
     return provenance(rows[0])
+
+
+@register.inclusion_tag("articles/includes/provenance_control.html")
+def provenance_control(figure):
+    """A button that opens a figure's trail (source, snapshot date in words, method) by keyboard or touch.
+
+    The trail is in the page (hidden until opened), so it works without a request; the title
+    attribute stays for mouse users.
+    """
+    if figure is None or not (figure.measurements or figure.price is not None):
+        return {"figure": None}
+    from django.utils.formats import date_format
+
+    from benchmarks.metrics import METRICS
+
+    moment = figure_date(figure)
+    if figure.price is not None:
+        method = _("List price per 1M input and output tokens, from the provider's published prices.")
+        date = date_format(figure.price.effective_date, "DATE_FORMAT")
+    else:
+        metric = METRICS.get(figure.metric)
+        method = str(metric.definition) if metric is not None else ""
+        workload = figure.measurements[-1].snapshot.workload
+        if workload:
+            method = f"{method} ({workload})" if method else workload
+        if figure.is_average:
+            method = _("Average of %(n)s published values over %(hours)s hours. %(method)s") % {
+                "n": len(figure.measurements), "hours": figure.window_hours, "method": method,
+            }
+        date = date_format(moment, "DATE_FORMAT") if moment is not None else ""
+    return {"figure": figure, "sources": figure.sources, "date": date, "method": method,
+            "is_price": figure.price is not None}
