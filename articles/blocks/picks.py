@@ -112,6 +112,12 @@ class PickRowValue(blocks.StructValue):
                     }
         row["reason"] = reason
         row["sources"] = [leader.snapshot.source]
+        if self.get("cite_price"):
+            # The price page of whichever endpoint the data picks: a correction that picks another
+            # host moves the citation with it instead of leaving a hard-wired one behind.
+            price = data.price(leader.endpoint)
+            if price is not None:
+                row["sources"].append(price.source)
         row["citations"] = [s for s in self["extra_citations"] if s is not None]
         return self._with_figures(row, metric, behind)
 
@@ -142,6 +148,11 @@ class PickRowBlock(blocks.StructBlock):
         required=False,
         label=gettext_lazy("compare with"),
         help_text=gettext_lazy("Optional endpoint the reason compares the pick with."),
+    )
+    cite_price = blocks.BooleanBlock(
+        required=False,
+        label=gettext_lazy("also cite the picked endpoint's price page"),
+        help_text=gettext_lazy("Follows the data: if another endpoint becomes the pick, its price page is cited."),
     )
     extra_citations = blocks.ListBlock(source_chooser(), label=gettext_lazy("extra citations"), default=[])
 

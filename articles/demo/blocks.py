@@ -87,13 +87,17 @@ class DemoBlocks:
     def picks_table(self, rows, caption=""):
         return {"type": "picks_table", "value": {"caption": caption, "rows": rows}}
 
-    def pick(self, need, model, source, compare=None, extra_citations=()):
-        """compare: (provider, model, tier) of the endpoint the pick is compared with."""
+    def pick(self, need, model, source, compare=None, extra_citations=(), cite_price=False):
+        """compare: (provider, model, tier) of the endpoint the pick is compared with.
+
+        cite_price: also cite the price page of whichever endpoint is picked (it follows the data).
+        """
         return {
             "need": need,
             "model": self.model(model),
             "source": self.source(source),
             "compare_with": self.endpoint(*compare) if compare else None,
+            "cite_price": cite_price,
             "extra_citations": [self.source(key) for key in extra_citations],
         }
 

@@ -35,7 +35,7 @@ def fastest_api_body(lang, data):
             b.pick("shortest_first_chunk", "deepseek-v4-1-flash-1017", "aa-deepseek-v4-1-flash-1017",
                  compare=("baseten", "deepseek-v4-1-flash-1017", "")),
             b.pick("highest_accuracy", "glm-5-3", "aa-glm-5-3", compare=("novita-ai", "glm-5-3", ""),
-                 extra_citations=["zai-pricing"]),
+                 cite_price=True),
         ]),
         b.heading("How to read these rankings", "Cómo leer estas clasificaciones"),
         b.paragraph(
