@@ -27,8 +27,10 @@ class ProviderCardBlock(blocks.StructBlock):
         label=gettext_lazy("one-line summary"),
         help_text=gettext_lazy("Empty: the provider's own one-line description."),
     )
-    strengths = blocks.RichTextBlock(features=["bold", "italic", "link"], label=gettext_lazy("strengths"))
-    limitations = blocks.RichTextBlock(features=["bold", "italic", "link"], label=gettext_lazy("limitations"))
+    strengths = blocks.RichTextBlock(features=["bold", "italic", "link", "dataref"], label=gettext_lazy("strengths"))
+    limitations = blocks.RichTextBlock(
+        features=["bold", "italic", "link", "dataref"], label=gettext_lazy("limitations")
+    )
 
     class Meta:
         icon = "user"

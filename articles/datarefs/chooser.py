@@ -8,7 +8,7 @@ from wagtail.admin.modal_workflow import render_modal_workflow
 from benchmarks.models import Endpoint, LanguageModel, Source
 
 from .editor import token
-from .refs import ABOVE, COMPARE_CHOICES, PRICES, QUANTITY_CHOICES, SLOWEST, DataRef
+from .refs import ABOVE, COMPARE_CHOICES, COUNT, LEADER, PRICES, QUANTITY_CHOICES, RANK, SLOWEST, DataRef
 
 SUBJECT_CHOICES = [
     ("endpoint", gettext_lazy("An endpoint (provider and tier serving a model)")),
@@ -62,6 +62,10 @@ class DatarefChooserForm(forms.Form):
             self.add_error("model", _("Choose the model whose best figure this is."))
         if metric in PRICES and compare:
             self.add_error("compare", _("Prices are quoted as they are; choose no comparison."))
+        if compare == RANK and subject != "endpoint":
+            self.add_error("compare", _("A rank is an endpoint's: choose “An endpoint” above."))
+        if compare in (COUNT, LEADER) and subject != "model":
+            self.add_error("compare", _("Counts and leaders belong to a model: choose “A model's best value” above."))
         if compare == ABOVE:
             own_model = endpoint.model if subject == "endpoint" and endpoint else model
             if other is None:

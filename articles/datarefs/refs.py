@@ -26,11 +26,19 @@ QUANTITY_CHOICES = METRIC_CHOICES + [
 
 SLOWEST = "slowest"
 ABOVE = "above"
+# Facts the prose states about a ranking, so they stay true when the data changes.
+COUNT = "count"
+LEADER = "leader"
+RANK = "rank"
 COMPARE_CHOICES = [
     ("", _("No comparison: the value itself")),
     (SLOWEST, _("× the slowest (how many times the last-ranked endpoint of the model)")),
     (ABOVE, _("points above another endpoint (difference to it)")),
+    (COUNT, _("how many hosts are measured (rows with this metric for the model)")),
+    (LEADER, _("the leader's name (the model's first place on this metric)")),
+    (RANK, _("the endpoint's rank on this metric (1st, 2nd…)")),
 ]
+FACTS = (COUNT, LEADER, RANK)
 # Attribute names in the stored element, in the order they are written.
 ATTRIBUTES = ("model", "endpoint", "source", "metric", "compare", "other")
 
@@ -68,7 +76,7 @@ class DataRef:
         if metric not in METRICS and metric not in PRICES:
             raise InvalidReference(f"data reference with unknown metric {metric!r}")
         compare = (attrs.get("compare") or "").strip()
-        if compare not in ("", SLOWEST, ABOVE):
+        if compare not in ("", SLOWEST, ABOVE, *FACTS):
             raise InvalidReference(f"data reference with unknown comparison {compare!r}")
         ref = cls(
             model_id=_id(attrs, "model", required=True),
@@ -80,6 +88,8 @@ class DataRef:
         )
         if ref.is_price and compare:
             raise InvalidReference("a price reference cannot carry a comparison")
+        if compare == RANK and ref.endpoint_id is None:
+            raise InvalidReference("a rank reference needs the endpoint whose rank it prints")
         return ref
 
     def as_attrs(self):

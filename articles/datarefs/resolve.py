@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from types import SimpleNamespace
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from articles.blocks.base import BoundChild
 from articles.data import PageData
 from articles.formatting import DASH, format_decimal, format_metric, format_money
 
-from .refs import ABOVE, PRICES, SLOWEST, refs_in_blocks
+from .refs import ABOVE, COUNT, LEADER, PRICES, RANK, SLOWEST, refs_in_blocks
 
 
 class RefRequirements:
@@ -48,6 +49,7 @@ class Resolved:
     price: object = None  # the referenced price (price references)
     compared_with: object = None  # the measurement a comparison divides by or subtracts
     sources: list = field(default_factory=list)
+    text: str = ""  # a fact printed as words (the leader's name)
 
     @property
     def endpoint(self):
@@ -79,9 +81,32 @@ def _ranked(data, ref, for_pick):
     return data.ranked(model, ref.metric, source)
 
 
+def _resolve_fact(ref, data, ranked):
+    """Counts, the leader's name and an endpoint's rank: facts prose states about a ranking."""
+    result = Resolved(ref)
+    if ref.compare == COUNT:
+        result.value = Decimal(len(ranked))
+        result.measurement = ranked[0] if ranked else None
+    elif ref.compare == LEADER:
+        best = _ranked(data, ref, for_pick=True)
+        if best:
+            result.measurement = best[0]
+            result.value = best[0].value
+            result.text = best[0].endpoint.label
+    else:  # RANK
+        position = next((n for n, r in enumerate(ranked, start=1) if r.endpoint_id == ref.endpoint_id), None)
+        if position is not None:
+            result.value = Decimal(position)
+            result.measurement = ranked[position - 1]
+    result.sources = list(dict.fromkeys(r.snapshot.source for r in ranked[:1]))
+    return result
+
+
 def _resolve_metric(ref, data):
     result = Resolved(ref)
     ranked = data.ranked(_stub(ref.model_id), ref.metric, _stub(ref.source_id))
+    if ref.compare in (COUNT, LEADER, RANK):
+        return _resolve_fact(ref, data, ranked)
     if ref.endpoint_id is not None:
         row = next((r for r in ranked if r.endpoint_id == ref.endpoint_id), None)
     else:
@@ -162,11 +187,26 @@ def format_resolved(resolved, lang=None):
     if ref.is_price:
         return format_money(value, resolved.price.currency, lang=lang)
     metric = ref.metric_definition
+    if ref.compare == LEADER:
+        return resolved.text
+    if ref.compare == COUNT:
+        return format_decimal(value, 0, lang=lang)
+    if ref.compare == RANK:
+        return ordinal(int(value), lang)
     if ref.compare == SLOWEST:
         return _("%(ratio)s×") % {"ratio": format_decimal(value, 1, lang=lang)}
     if ref.compare == ABOVE:
         return format_decimal(value, metric.precision, lang=lang)
     return format_metric(metric, value, lang=lang)
+
+
+def ordinal(n, lang=None):
+    """1st, 2nd, 3rd, 11th, 22nd in English; 1.º, 2.º in Spanish."""
+    lang = (lang or translation.get_language() or "en")[:2]
+    if lang == "es":
+        return f"{n}.º"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def quantity_label(ref):
@@ -187,6 +227,14 @@ def describe(ref, endpoint=None, model=None, other=None):
         name = model.name if model else _("model #%(id)s") % {"id": ref.model_id}
         subject = _("best of %(model)s") % {"model": name}
     text = f"{subject} · {quantity_label(ref)}"
+    if ref.compare == COUNT:
+        return _("%(model)s · hosts measured on %(metric)s") % {
+            "model": model.name if model else ref.model_id, "metric": quantity_label(ref)}
+    if ref.compare == LEADER:
+        return _("%(model)s · leader on %(metric)s") % {
+            "model": model.name if model else ref.model_id, "metric": quantity_label(ref)}
+    if ref.compare == RANK:
+        return f"{subject} · " + _("rank on %(metric)s") % {"metric": quantity_label(ref)}
     if ref.compare == SLOWEST:
         text += " " + _("× the slowest")
     elif ref.compare == ABOVE:

@@ -76,10 +76,15 @@ class DemoBlocks:
         }
 
     # --- live figures in prose --------------------------------------------------------------
-    def dataref(self, model, source, metric="output_speed_median", compare=""):
-        """A live figure in prose: the page prints the current published value, never a typed one."""
+    def dataref(self, model, source, metric="output_speed_median", compare="", endpoint=None):
+        """A live figure in prose: the page prints the current published value, never a typed one.
+
+        compare="count" / "leader" / "rank" print how many hosts are measured, the leader's name and
+        an endpoint's rank (endpoint: (provider, tier)), so facts in sentences follow the data too.
+        """
+        endpoint_attr = f'endpoint="{self.endpoint(endpoint[0], model, endpoint[1])}" ' if endpoint else ""
         return (
-            f'<embed embedtype="dataref" model="{self.model(model)}" source="{self.source(source)}" '
+            f'<embed embedtype="dataref" model="{self.model(model)}" {endpoint_attr}source="{self.source(source)}" '
             f'metric="{metric}" compare="{compare}"/>'
         )
 

@@ -55,10 +55,12 @@ def fastest_api_body(lang, data):
         ),
         b.heading("GLM-5.3 output speed", "Velocidad de salida de GLM-5.3"),
         b.paragraph(
-            "<p>Six hosts are measured and one stands well ahead. The leader is Baseten's premium tier, which is "
+            f"<p>Of the {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} hosts measured, one stands well "
+            f"ahead: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, Baseten's premium tier, which is "
             "sold as a separate, more expensive product, so weigh it against the standard routes on price as well "
             "as on speed.</p>",
-            "<p>Se miden seis proveedores y uno va claramente por delante. El líder es el nivel prémium de Baseten, "
+            f"<p>Se miden {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} proveedores y uno va claramente por "
+            f"delante: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, el nivel prémium de Baseten, "
             "que se vende como un producto aparte y más caro, así que conviene compararlo con las rutas estándar "
             "también por precio y no solo por velocidad.</p>",
         ),
@@ -80,10 +82,12 @@ def fastest_api_body(lang, data):
         b.note(NOTE_ACCURACY),
         b.heading("GLM-5.3-Flash output speed", "Velocidad de salida de GLM-5.3-Flash"),
         b.paragraph(
-            "<p>Seven hosts again. This is the one current model on which the benchmark measures CoreWeave, and "
-            "CoreWeave tops the table.</p>",
-            "<p>De nuevo siete proveedores. Es el único modelo actual en el que el benchmark mide a CoreWeave, y "
-            "CoreWeave encabeza la tabla.</p>",
+            f"<p>{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} hosts again. This is the one "
+            "current model on which the benchmark measures CoreWeave, and the table's leader is "
+            f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='leader')}.</p>",
+            f"<p>De nuevo {b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} proveedores. Es el "
+            "único modelo actual en el que el benchmark mide a CoreWeave, y la tabla la encabeza "
+            f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='leader')}.</p>",
         ),
         b.provider_table("glm-5-3-flash", "aa-glm-5-3-flash", SPEED_TABLE_COLUMNS, "output_speed_median"),
         b.bar_chart("glm-5-3-flash", "aa-glm-5-3-flash", "output_speed_median", NOTE_SCALED),
@@ -137,10 +141,21 @@ def fastest_api_body(lang, data):
                      ("<p>Fast on all three current models, with the shortest first chunk measured on GLM-5.3.</p>",
                       "<p>Rápido en los tres modelos actuales y con el primer fragmento más corto medido en "
                       "GLM-5.3.</p>"),
-                     ("<p>It never takes first place on speed, and on GLM-5.3 two other hosts score higher on the "
-                      "accuracy index.</p>",
-                      "<p>Nunca queda primero en velocidad y, en GLM-5.3, otros dos proveedores puntúan más alto en "
-                      "el índice de precisión.</p>")),
+                     ("<p>On output speed it ranks "
+                      f"{b.dataref('glm-5-3', 'aa-glm-5-3', compare='rank', endpoint=('together-ai', ''))} on "
+                      "GLM-5.3, "
+                      f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='rank', endpoint=('together-ai', ''))} "
+                      "on DeepSeek V4.1 Flash 1017 and "
+                      f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='rank', endpoint=('together-ai', ''))} "
+                      "on GLM-5.3-Flash, and on GLM-5.3 two other hosts score higher on the accuracy index.</p>",
+                      "<p>En velocidad de salida queda "
+                      f"{b.dataref('glm-5-3', 'aa-glm-5-3', compare='rank', endpoint=('together-ai', ''))} en "
+                      "GLM-5.3, "
+                      f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='rank', endpoint=('together-ai', ''))} "
+                      "en DeepSeek V4.1 Flash 1017 y "
+                      f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='rank', endpoint=('together-ai', ''))} "
+                      "en GLM-5.3-Flash y, en GLM-5.3, otros dos proveedores puntúan más alto en el índice de "
+                      "precisión.</p>")),
                 b.card("coreweave",
                      ("Fastest GLM-5.3-Flash host, and measured on no other current model.",
                       "El proveedor más rápido de GLM-5.3-Flash, y no se mide en ningún otro modelo actual."),
