@@ -170,6 +170,68 @@ def body_texts(stream):
         yield from prose_texts(child.block, child.value, place)
 
 
+# --- facts typed in words: counts of hosts and claims about who leads --------------------------
+NUMBER_WORDS = {
+    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
+    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
+}
+HOST_WORDS = r"(?:hosts?|providers?|endpoints?|proveedor(?:es)?)"
+LEADER_WORDS = {
+    "en": r"tops|leads|leader|fastest|first place|wins|ahead of",
+    "es": r"encabeza|lidera|líder|más rápid[oa]|primer puesto|primer lugar|por delante",
+}
+CLAIM_WINDOW = 40
+
+
+def count_index(data):
+    """{number of endpoints measured: [what it counts]} for the models and sources the page shows."""
+    counts = {}
+    for (_model_id, _source_id), endpoints in data._endpoints.items():
+        if not endpoints:
+            continue
+        model = endpoints[0].model
+        counts.setdefault(len(endpoints), set()).add(_("%(model)s · hosts measured") % {"model": model.name})
+    return {n: sorted(descriptions) for n, descriptions in counts.items()}
+
+
+def find_typed_counts(text, counts, lang):
+    words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
+    pattern = rf"\b(?P<n>\d{{1,2}}|{'|'.join(words)})\s+(?:\w+\s+)?{HOST_WORDS}\b"
+    found = []
+    for match in re.finditer(pattern, text, flags=re.IGNORECASE):
+        raw = match.group("n").lower()
+        number = int(raw) if raw.isdigit() else words.index(raw)
+        if number in counts:
+            start, end = max(match.start() - CONTEXT_CHARS, 0), min(match.end() + CONTEXT_CHARS, len(text))
+            found.append((match.group(0), counts[number], text[start:end].strip()))
+    return found
+
+
+def find_leader_claims(text, data, lang):
+    """Sentences that name a measured host next to words like "tops" or "fastest": a claim the
+    data may stop supporting. The leader reference keeps it true."""
+    names = {}
+    for row in data.measurements:
+        names.setdefault(row.endpoint.provider.name, set()).add(row.endpoint.model.name)
+    leaders = set()
+    for (_model_id, _source_id, metric), rows in data._by_source.items():
+        ranked = data.ranked(rows[0].endpoint.model, metric, rows[0].snapshot.source)
+        if ranked:
+            leaders.add(f"{ranked[0].endpoint.model.name} · {METRICS[metric].label}: {ranked[0].endpoint.label}")
+    claim = re.compile(LEADER_WORDS.get(lang, LEADER_WORDS["en"]), re.IGNORECASE)
+    found = []
+    for name in sorted(names, key=len, reverse=True):
+        for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
+            start, end = max(match.start() - CLAIM_WINDOW, 0), min(match.end() + CLAIM_WINDOW, len(text))
+            sentence_start = max(text.rfind(".", 0, match.start()) + 1, start)
+            sentence_end = text.find(".", match.end())
+            sentence_end = end if sentence_end < 0 else min(sentence_end, end)
+            if claim.search(text[sentence_start:sentence_end]):
+                described = [_("leader claim about %(name)s") % {"name": name}] + sorted(leaders)[:3]
+                found.append((name, described, text[start:end].strip()))
+    return found
+
+
 def check_page(page, languages=None):
     """Typed figures in a page's body (and summary), per language. Nothing is changed or blocked."""
     findings = []
@@ -186,7 +248,12 @@ def check_page(page, languages=None):
         summary = getattr(page, f"summary_{lang}", "") or ""
         if summary:
             texts.insert(0, (_("Summary"), strip_tags(summary)))
+        counts = count_index(data)
         for place, text in texts:
             for typed, figures, context in find_typed_figures(text, index, lang):
+                findings.append(TypedFigure(lang, place, typed, figures, context))
+            for typed, figures, context in find_typed_counts(text, counts, lang):
+                findings.append(TypedFigure(lang, place, typed, figures, context))
+            for typed, figures, context in find_leader_claims(text, data, lang):
                 findings.append(TypedFigure(lang, place, typed, figures, context))
     return findings

@@ -45,8 +45,11 @@ def test_finds_pasted_figures_in_english_and_spanish_prose(glm):
         ("98.74%", "Heading (block 1) › text"),
         ("283.4", "Paragraph (block 3)"),
         ("0.90", "Paragraph (block 3)"),
+        ("Baseten", "Paragraph (block 3)"),  # "Baseten's Fast tier leads": a leader claim
     ]
-    assert found(findings, "es") == [("283.4", "Paragraph (block 3)"), ("$2.10", "Paragraph (block 3)")]
+    assert found(findings, "es") == [
+        ("283.4", "Paragraph (block 3)"), ("$2.10", "Paragraph (block 3)"), ("Baseten", "Paragraph (block 3)"),
+    ]
     speed = next(f for f in findings if f.typed == "283.4" and f.language == "en")
     assert speed.figures == ["Baseten (Fast) · GLM-5.3 · Output speed"]
     assert "insert it as a reference?" in speed.message()
@@ -119,3 +122,24 @@ def test_editor_warns_without_blocking_and_the_report_lists_every_page(editor_cl
     assert "Typed figures" in report and f'data-page="{typed.pk}"' in report
     assert f'data-page="{clean.pk}"' not in report
     assert "<strong>283.4</strong>" in report and "<strong>164.3</strong>" in report
+
+
+def test_small_counts_and_leader_claims_are_flagged_and_references_are_not(glm):
+    count = ref_html(glm["model"], "output_speed_median", compare="count")
+    leader = ref_html(glm["model"], "output_speed_median", compare="leader")
+    page = make_article(
+        [
+            table(glm),
+            paragraph("<p>Four hosts are measured, and Z.ai tops the table.</p>"),
+            paragraph(f"<p>{count} hosts are measured, and {leader} tops the table.</p>"),
+        ],
+        body_es=[table(glm), paragraph("<p>Se miden cuatro proveedores y Z.ai encabeza la tabla.</p>")],
+        sources=[glm["source"]],
+    )
+    findings = check_page(page)
+    assert found(findings, "en") == [("Four hosts", "Paragraph (block 2)"), ("Z.ai", "Paragraph (block 2)")]
+    assert found(findings, "es") == [("cuatro proveedores", "Paragraph (block 2)"), ("Z.ai", "Paragraph (block 2)")]
+    count_finding, claim = [f for f in findings if f.language == "en"]
+    assert count_finding.figures == ["GLM-5.3 · hosts measured"]
+    assert claim.figures[0] == "leader claim about Z.ai"
+    assert "GLM-5.3 · Output speed: Baseten (Fast)" in claim.figures
