@@ -23,7 +23,8 @@ from .factories import EndpointFactory, LanguageModelFactory, PriceFactory, Prov
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
-PROVIDERS = ["baseten", "together", "novita", "zai", "deepinfra", "fireworks", "deepseek"]
+# The example files use the demo's slugs (together-ai, novita-ai, z-ai); the inline rows below the short ones.
+PROVIDERS = ["baseten", "together", "novita", "zai", "together-ai", "novita-ai", "z-ai", "deepinfra", "fireworks", "deepseek"]
 AA_DEEPSEEK_URL = "https://artificialanalysis.ai/models/deepseek-v4-1-flash-1017/providers"
 
 
@@ -54,7 +55,9 @@ def catalogue(db):
     sources = {
         "aa_glm": SourceFactory(url="https://artificialanalysis.ai/models/glm-5-3/providers"),
         "aa_deepseek": SourceFactory(url=AA_DEEPSEEK_URL),
-        "price_list": SourceFactory(url="https://example.org/llm-price-lists", kind=Source.Kind.PRICE_LIST),
+        "price_list": SourceFactory(url="https://deepinfra.com/zai-org/GLM-5.3", kind=Source.Kind.PRICE_LIST),
+        "novita": SourceFactory(url="https://novita.ai/models/llm/zai-org-glm-5.3", kind=Source.Kind.PRICE_LIST),
+        "zai": SourceFactory(url="https://docs.z.ai/guides/overview/pricing", kind=Source.Kind.PRICE_LIST),
         "baseten": SourceFactory(url="https://www.baseten.co/pricing/", kind=Source.Kind.PRICE_LIST),
         "together": SourceFactory(url="https://www.together.ai/pricing", kind=Source.Kind.PRICE_LIST),
     }
@@ -147,7 +150,8 @@ def test_example_price_files_import_published_with_their_snapshot(catalogue):
         sources["baseten"],
     )
     # A row without its own source cites the file's source.
-    assert Price.objects.get(endpoint=endpoints[("zai", "glm-5-3", "")]).source == sources["price_list"]
+    assert Price.objects.get(endpoint=endpoints[("deepinfra", "glm-5-3", "")]).source == sources["price_list"]
+    assert Price.objects.get(endpoint=endpoints[("z-ai", "glm-5-3", "")]).source == sources["zai"]
     promo = Price.objects.get(endpoint=endpoints[("deepinfra", "deepseek-v4-1-flash-1017", "")])
     assert (promo.promo_input_per_m, promo.promo_output_per_m, str(promo.promo_until)) == (
         Decimal("0.098"),
