@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.http import Http404
 from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -39,6 +40,12 @@ class LanguagePreviewMixin:
             return response
 
 
+def in_current_language(articles):
+    """The articles that have a version (a body) in the active language: /es/ lists no English-only page."""
+    language = (translation.get_language() or "en")[:2]
+    return [article for article in articles if article.has_body_in(language)]
+
+
 class HomePage(LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
 
@@ -52,9 +59,8 @@ class HomePage(LanguagePreviewMixin, Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        context["articles"] = (
-            ArticlePage.objects.descendant_of(self).live().public().order_by("-first_published_at")
-        )
+        articles = ArticlePage.objects.descendant_of(self).live().public().order_by("-first_published_at")
+        context["articles"] = in_current_language(articles)
         return context
 
 
@@ -71,7 +77,9 @@ class ArticleIndexPage(LanguagePreviewMixin, Page):
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        context["articles"] = ArticlePage.objects.child_of(self).live().public().order_by("-first_published_at")
+        context["articles"] = in_current_language(
+            ArticlePage.objects.child_of(self).live().public().order_by("-first_published_at")
+        )
         return context
 
 
@@ -116,13 +124,25 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
         context["page_cache_seconds"] = settings.PAGE_CACHE_SECONDS
         return context
 
+    def has_body_in(self, language):
+        """Articles never fall back to English text: a language without a body has no version."""
+        return language == "en" or bool(getattr(self, f"body_{language}", None))
+
+    def _require_language_version(self, request):
+        # Previews still show the empty language (the editor is writing it); readers get a 404.
+        language = (translation.get_language() or "en")[:2]
+        if not getattr(request, "is_preview", False) and not self.has_body_in(language):
+            raise Http404("no version of this article in this language")
+
     @path("")
     def article(self, request):
+        self._require_language_version(request)
         return self.render(request)
 
     @path("data/", name="data_trail")
     def data_trail(self, request):
         """Every figure the page shows, with its value, snapshot and source: the provenance trail."""
+        self._require_language_version(request)
         return self.render(
             request,
             template="articles/article_data_trail.html",

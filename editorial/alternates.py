@@ -27,6 +27,9 @@ def has_language_version(page, language):
     """
     if language == SOURCE_LANGUAGE:
         return True
+    has_body_in = getattr(page, "has_body_in", None)
+    if has_body_in is not None and not has_body_in(language):
+        return False  # an article without a body in this language is not served there (404)
     if is_blank(getattr(page, f"title_{language}", None)):
         return False
     own_text = _fields_without_fallback(type(page))

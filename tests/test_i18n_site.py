@@ -68,7 +68,8 @@ def test_sitemap_query_count_does_not_grow_with_pages(
     client, small_site, django_assert_max_num_queries, extra_pages
 ):
     for i in range(extra_pages):
-        publish_article(small_site, f"extra-{i}", f"extra-es-{i}", title_en=f"E{i}", title_es=f"S{i}")
+        publish_article(small_site, f"extra-{i}", f"extra-es-{i}", title_en=f"E{i}", title_es=f"S{i}",
+                        body_en=paragraphs("Text."), body_es=paragraphs("Texto."))
     client.get("/sitemap.xml")
     with django_assert_max_num_queries(6):
         entries = _sitemap(client)
@@ -79,6 +80,9 @@ def test_html_lang_and_hreflang_on_every_page(client, small_site, english_only):
     for page in Page.objects.live().filter(depth__gt=1).specific():
         for language in ("en", "es"):
             response = client.get(_url(page, language))
+            if page.pk == english_only.pk and language == "es":
+                assert response.status_code == 404  # no Spanish body: no Spanish version
+                continue
             assert response.status_code == 200
             assert f'<html lang="{language}">' in response.text
             head = response.text.split("</head>")[0]
@@ -133,11 +137,16 @@ def test_article_summary_and_body_stay_empty_in_spanish(client, small_site):
         summary_en="An English summary.",
         body_en=paragraphs("An English paragraph."),
     )
-    es = client.get("/es/cuerpo-ingles/").text
-    assert "An English summary." not in es and "An English paragraph." not in es
-    assert 'class="notice"' in es
+    # Without a Spanish body there is no Spanish version: not served, not listed, not advertised.
+    assert client.get("/es/cuerpo-ingles/").status_code == 404
+    assert client.get("/es/cuerpo-ingles/data/").status_code == 404
+    assert "Cuerpo en inglés" not in client.get("/es/").text
     en = client.get("/en/english-body/").text
     assert "An English summary." in en and "An English paragraph." in en
+    head = en.split("</head>")[0]
+    assert '<link rel="alternate" hreflang="es"' not in head and 'hreflang="en"' in head
+    assert 'href="/es/" hreflang="es"' in en  # the switcher leads to the Spanish home, not to a 404
+    assert "English body" in client.get("/en/").text
 
 
 def test_data_descriptions_fall_back_to_english(db):

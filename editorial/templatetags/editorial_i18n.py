@@ -12,7 +12,11 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def page_url_in(context, page, language):
-    """The page's URL in `language`; the language's home when the page has no URL (e.g. an unsaved preview)."""
+    """The page's URL in `language`; the language's home when the page has no URL (e.g. an unsaved preview)
+    or no version in that language (an article without a body there is not served)."""
+    has_body_in = getattr(page, "has_body_in", None)
+    if has_body_in is not None and not has_body_in(language):
+        return f"/{language}/"
     return translated_url(page, language, context.get("request")) or f"/{language}/"
 
 
