@@ -124,6 +124,7 @@ def provenance_control(figure):
     """
     if figure is None or not (figure.measurements or figure.price is not None):
         return {"figure": None}
+    from django.utils import translation
     from django.utils.formats import date_format
 
     from benchmarks.metrics import METRICS
@@ -135,7 +136,8 @@ def provenance_control(figure):
     else:
         metric = METRICS.get(figure.metric)
         method = str(metric.definition) if metric is not None else ""
-        workload = figure.measurements[-1].snapshot.workload
+        # The workload is stored as the source wrote it (English): quoted on English pages only.
+        workload = figure.measurements[-1].snapshot.workload if translation.get_language() == "en" else ""
         if workload:
             method = f"{method} ({workload})" if method else workload
         if figure.is_average:
