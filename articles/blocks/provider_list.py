@@ -22,7 +22,7 @@ from .base import (
     model_chooser,
     source_chooser,
 )
-from .provider_table import COLUMN_CHOICES, PRICE
+from .provider_table import PRICE, column_choices
 from .sentence_presets import SENTENCE_PRESETS
 
 CUSTOM = "custom"
@@ -44,7 +44,7 @@ LANGUAGES = ("en", "es")
 
 
 class SentencePartBlock(blocks.StructBlock):
-    field = blocks.ChoiceBlock(choices=COLUMN_CHOICES, label=gettext_lazy("figure"))
+    field = blocks.ChoiceBlock(choices=column_choices, label=gettext_lazy("figure"))
     before_en = blocks.CharBlock(required=False, label=gettext_lazy("words before (English)"))
     after_en = blocks.CharBlock(
         required=False, label=gettext_lazy("words after (English)"), help_text=gettext_lazy("e.g. “tokens per second median”")

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benchmarks', '0003_provider_source_review_workflow'),
+        ('benchmarks', '0009_current_measurement'),
     ]
 
     operations = [
