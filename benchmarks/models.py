@@ -1,6 +1,5 @@
 """Benchmark data: who serves which model, who measured it, what they found and what it costs."""
 
-import hashlib
 from decimal import Decimal
 
 from django.contrib.contenttypes.fields import GenericRelation
@@ -12,6 +11,7 @@ from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
 from wagtail.models import DraftStateMixin, LockableMixin, RevisionMixin, WorkflowMixin
 
+from .immutability import ImmutablePriceError, ImmutableSnapshotError, payload_checksum
 from .metrics import METRICS, metric_choices
 from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
 
@@ -319,30 +319,6 @@ class Snapshot(ClusterableModel):
     @property
     def held_for_review(self):
         return self.status == self.Status.DRAFT and bool(self.review_notes.strip())
-
-
-def payload_checksum(raw_payload):
-    """What Snapshot.checksum holds: the SHA-256 of the stored payload text, "" without one."""
-    return hashlib.sha256(raw_payload.encode()).hexdigest() if raw_payload else ""
-
-
-class ImmutableSnapshotError(ValidationError):
-    def __init__(self, snapshot, fields):
-        super().__init__(
-            _("Snapshot %(pk)s is %(status)s and cannot be changed (%(fields)s); publish a correction instead.")
-            % {"pk": snapshot.pk, "status": snapshot.status, "fields": ", ".join(fields)}
-        )
-
-
-class ImmutablePriceError(ValidationError):
-    def __init__(self, snapshot):
-        super().__init__(
-            _(
-                "This price belongs to snapshot #%(pk)s, which is %(status)s: it is history and cannot be "
-                "changed here. Create a correction of that snapshot and change the price there."
-            )
-            % {"pk": snapshot.pk, "status": snapshot.get_status_display().lower()}
-        )
 
 
 class Measurement(models.Model):
