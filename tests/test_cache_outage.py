@@ -116,6 +116,7 @@ def test_pages_and_admin_survive_redis_stopping(client, demo_site, own_redis, ca
 def test_data_changed_during_an_outage_shows_at_once_and_after_recovery(client, demo_site, own_redis):
     from benchmarks.cache import bump_data_generation
     from benchmarks.models import Measurement
+    from tests.figures_support import publish_correction
 
     url = "/en/glm-5-3-flash-providers/"
     assert "+7259 ms" in client.get(url).text  # now cached under the current generation
@@ -124,7 +125,8 @@ def test_data_changed_during_an_outage_shows_at_once_and_after_recovery(client, 
     row = Measurement.objects.get(
         snapshot__status="published", metric="e2e_p99", endpoint__provider__slug="fireworks"
     )
-    Measurement.objects.filter(pk=row.pk).update(value=row.value + Decimal("0.1"))
+    # Published history is immutable: the change arrives as a correction, as an editor would make it.
+    publish_correction(row.snapshot, {(row.endpoint_id, "e2e_p99"): row.value + Decimal("0.1")})
     bump_data_generation()  # fails quietly: Redis is down
     assert "+7359 ms" in client.get(url).text  # rendered from the database, not an old copy
 
