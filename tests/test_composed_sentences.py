@@ -22,7 +22,7 @@ def part(field, before=("", ""), after=("", ""), unit="auto", decimals=""):
 
 
 CHATBOT_PARTS = [
-    part("output_speed_median", after=("tokens per second median", "tokens por segundo de mediana")),
+    part("tps_median", after=("tokens per second median", "tokens por segundo de mediana")),
     part("tps_p95", after=("tokens per second p95 floor", "tokens por segundo como mínimo p95"), unit="number"),
     part("ttft_p95", before=("time to first token p95", "tiempo hasta el primer token p95")),
     part("e2e_p99", before=("end-to-end p99", "p99 de extremo a extremo"), unit="s", decimals="1"),
@@ -65,7 +65,7 @@ def expected_lines(model, source, lang):
             words = ("tokens por segundo de mediana", "tokens por segundo como mínimo p95",
                      "tiempo hasta el primer token p95", "p99 de extremo a extremo")
         lines.append(
-            f"{endpoint.provider.full_name or endpoint.provider.name}: {_round(v['output_speed_median'], 1)} {words[0]}, "
+            f"{endpoint.provider.full_name or endpoint.provider.name}: {_round(v['tps_median'], 1)} {words[0]}, "
             f"{_round(v['tps_p95'], 1)} {words[1]}, {words[2]} {ttft_text}, {words[3]} {_round(v['e2e_p99'], 1)} s."
         )
     return lines

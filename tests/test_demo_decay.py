@@ -7,6 +7,7 @@ import pytest
 from django.db.models import F
 
 from tests.pagecheck import expected_lines, in_order_share
+from tests.refresh_support import staged_history
 from tests.test_demo_pages import PAGES
 
 WEEK = datetime.timedelta(days=7)
@@ -17,11 +18,12 @@ def age_demo_data(by=WEEK):
     from benchmarks.cache import bump_data_generation
     from benchmarks.models import Price, Snapshot
 
-    Snapshot.objects.update(
-        measured_at=F("measured_at") - by, fetched_at=F("fetched_at") - by, created_at=F("created_at") - by
-    )
-    Snapshot.objects.exclude(published_at=None).update(published_at=F("published_at") - by)
-    Price.objects.update(created_at=F("created_at") - by)
+    with staged_history():  # published history is immutable; this only stages the passing of time
+        Snapshot.objects.update(
+            measured_at=F("measured_at") - by, fetched_at=F("fetched_at") - by, created_at=F("created_at") - by
+        )
+        Snapshot.objects.exclude(published_at=None).update(published_at=F("published_at") - by)
+        Price.objects.update(created_at=F("created_at") - by)
     bump_data_generation()
 
 

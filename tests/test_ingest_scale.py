@@ -28,7 +28,7 @@ def world(db):
 def test_a_changed_same_day_run_does_not_load_history_payloads(world, fake_upstream, django_capture_on_commit_callbacks):
     from benchmarks.ingest.refresh import run_refresh
 
-    body = example_json("openrouter_z-ai_glm-5.3_endpoints.json")
+    body = example_json("synthetic_openrouter_z-ai_glm-5.3_endpoints.json")
     body["padding"] = "p" * PAYLOAD  # a large upstream document; raw_payload keeps it whole
 
     def run(speed):
