@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from .test_settings import GOOD_KEY, ROOT
+from .test_settings import GOOD_KEY, PRODUCTION_VARIABLES, ROOT
 
 pytestmark = pytest.mark.django_db
 
@@ -41,10 +41,11 @@ def test_pages_get_a_strict_policy_the_admin_its_exception(editor_client, demo_s
 
 
 def production_setting(name, **env):
-    base = {k: v for k, v in os.environ.items() if k != "BEHIND_TLS_PROXY"}
+    base = {k: v for k, v in os.environ.items() if k not in PRODUCTION_VARIABLES | {"BEHIND_TLS_PROXY"}}
     base.update(
         DJANGO_SETTINGS_MODULE="config.settings.production", SECRET_KEY=GOOD_KEY, ALLOWED_HOSTS="x",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres", CELERY_BROKER_URL="redis://127.0.0.1:6379/0",
+        REDIS_URL="redis://127.0.0.1:6379/0",
         **env,
     )
     code = f"import django; django.setup(); from django.conf import settings; print(repr(getattr(settings, {name!r}, None)))"
