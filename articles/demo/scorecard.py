@@ -91,20 +91,21 @@ def scorecard_body(lang, data, fastest_page=None):
         b.methodology(
             ("How latency and accuracy were measured", "Cómo se midieron la latencia y la precisión"),
             (
-                "<ul><li>Same model on every row; only the hosting layer changes.</li><li>Same request: one-turn "
-                "JSON-mode chat completion, temperature 0, top-p 1, a 256-token cap, a 20-second timeout, "
-                "concurrency one.</li><li>Timings come from the client clock and visible tokens are counted with a "
-                "fixed tokenizer, not the host's usage report.</li><li>An answer counts as a success only when it is "
+                "<ul><li>Same model on every row; only the hosting layer changes.</li><li>Same request on every "
+                "endpoint: the settings the run recorded are listed below this text.</li><li>Timings come from the "
+                "client clock and visible tokens are counted with the tokenizer named below, not the host's usage "
+                "report.</li><li>An answer counts as a success only when it is "
                 "schema-valid and exactly right; timeouts, HTTP errors and malformed replies stay in the "
                 "denominator.</li><li>Serverless endpoints only.</li></ul>",
                 "<ul><li>El mismo modelo en todas las filas; solo cambia la capa de alojamiento.</li><li>La misma "
-                "petición: una sola vuelta de chat en modo JSON, temperatura 0, top-p 1, un límite de 256 tokens, "
-                "un tiempo máximo de 20 segundos y concurrencia uno.</li><li>Los tiempos salen del reloj del "
-                "cliente y los tokens visibles se cuentan con un tokenizador fijo, no con el informe de uso del "
-                "proveedor.</li><li>Una respuesta solo cuenta como éxito si cumple el esquema y es exactamente "
+                "petición en cada endpoint: los ajustes que registró la medición aparecen bajo este texto.</li>"
+                "<li>Los tiempos salen del reloj del cliente y los tokens visibles se cuentan con el tokenizador "
+                "indicado abajo, no con el informe de uso del proveedor.</li><li>Una respuesta solo cuenta como éxito si cumple el esquema y es exactamente "
                 "correcta; los tiempos agotados, los errores HTTP y las respuestas mal formadas siguen en el "
                 "denominador.</li><li>Solo endpoints serverless.</li></ul>",
             ),
+            # Citing the run's source renders the settings it froze, so this text cannot drift from them.
+            citations=("run-glm-5-3-flash",),
         ),
         b.faq(
             ("Choosing a GLM-5.3-Flash host", "Elegir un proveedor de GLM-5.3-Flash"),

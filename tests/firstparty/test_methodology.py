@@ -52,3 +52,16 @@ def test_methodology_without_a_run_is_unchanged(cited_run):
     raw = {"heading": "Method", "text": "<p>How.</p>", "citations": [other.pk]}
     html, _text, _data = render("methodology", raw, page_sources=[other])
     assert "Recorded settings" not in html
+
+
+@pytest.mark.parametrize(("url", "expected"), [
+    ("/en/glm-5-3-flash-providers/", ["Recorded settings of the run", "Output token ceiling", "20 seconds",
+                                      "tiktoken o200k_base", "600"]),
+])
+def test_the_demo_scorecard_states_its_method_from_the_run(client, demo_site, url, expected):
+    """The demo's methodology prose no longer types the request settings: the run that was measured states them."""
+    html = client.get(url).content.decode()
+    method = html[html.index('id="methodology"'):]
+    for part in expected:
+        assert part in method, part
+    assert "temperature 0, top-p 1" not in html and "temperatura 0, top-p 1" not in html
