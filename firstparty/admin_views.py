@@ -18,7 +18,7 @@ from benchmarks.models import Snapshot
 
 from .importers import RecordImportError, import_records
 from .models import RequestRecord, Run
-from .scheduling import start_run
+from .scheduling import resume_run, start_run
 
 URLS = "firstparty_actions"
 CSV_COLUMNS = ("provider", "model", "tier", "started_at", "region", "outcome", "http_status", "ttft_s", "e2e_s",
@@ -101,8 +101,29 @@ class RunProgressView(WagtailAdminTemplateMixin, TemplateView):
         context.update(run=self.run, done=done, expected=expected,
                        percent=round(100 * done / expected) if expected else 0, per_endpoint=per_endpoint,
                        provenance=reverse(f"{URLS}:provenance", args=[self.run.snapshot_id])
-                       if self.run.snapshot_id else "")
+                       if self.run.snapshot_id else "",
+                       refresh_seconds=self.refresh_seconds if self.run.status == Run.Status.RUNNING else 0,
+                       can_resume=self.run.status == Run.Status.STOPPED and can_run(self.request.user),
+                       errors=getattr(self, "errors", []))
         return context
+
+    refresh_seconds = 5
+
+    def post(self, request, pk=None):
+        """Resume a stopped run: the same frozen settings, each endpoint's batch goes on where it stopped."""
+        from .tasks import run_endpoint_batch
+
+        if not can_run(request.user):
+            raise PermissionDenied
+        try:
+            endpoint_ids = resume_run(self.run)
+        except ValidationError as error:
+            self.errors = error.messages
+            return self.render_to_response(self.get_context_data())
+        for endpoint_id in endpoint_ids:
+            run_endpoint_batch.apply_async(args=[self.run.pk, endpoint_id])
+        messages.success(request, gettext("Run “%(run)s” resumed.") % {"run": self.run})
+        return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
 
 
 class UploadForm(forms.Form):

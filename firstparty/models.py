@@ -160,6 +160,8 @@ class Run(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
         AGGREGATED = "aggregated", _("Aggregated")
+        # A worker could not go on (e.g. the key variable is missing there): the run waits for a person.
+        STOPPED = "stopped", _("Stopped: needs attention")
 
     name = models.CharField(_("name"), max_length=200)
     source = models.ForeignKey(Source, on_delete=models.PROTECT, related_name="+", verbose_name=_("first-party source"))
@@ -171,6 +173,9 @@ class Run(models.Model):
                                  help_text=_("“usage” (provider-reported) or the tokenizer's name."))
     config = models.JSONField(_("frozen configuration"), default=dict, blank=True)
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.DRAFT)
+    # Kept as facts, not a sentence, so each reader sees the explanation in their own admin language.
+    problem = models.JSONField(_("problem"), default=dict, blank=True,
+                               help_text=_("Why the run stopped, as the worker reported it."))
     started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     measured_at = models.DateTimeField(_("measured at"), null=True, blank=True,
@@ -192,6 +197,13 @@ class Run(models.Model):
             "tokenizer": self.tokenizer,
             "endpoints": {str(c.endpoint_id): c.request_parameters() for c in configs},
         }
+
+    def problem_text(self):
+        from .scheduling import missing_key_on_worker_message
+
+        if self.problem.get("code") == "missing_key":
+            return missing_key_on_worker_message(self.problem["variable"], self.problem["endpoint"], self.problem["region"])
+        return ""
 
     def progress(self):
         expected = self.requests_per_endpoint * max(len(self.config.get("endpoints", {})), 1)

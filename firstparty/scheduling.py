@@ -23,6 +23,16 @@ def missing_key_message(config):
     ) % {"name": config.api_key_env, "endpoint": config.endpoint}
 
 
+def missing_key_on_worker_message(variable, endpoint_id, region_label):
+    from benchmarks.models import Endpoint
+
+    endpoint = Endpoint.objects.select_related("provider", "model").filter(pk=endpoint_id).first()
+    return _(
+        "A probe worker (region “%(region)s”) has no environment variable %(name)s, so no request was sent to "
+        "%(endpoint)s and the run stopped. Set the variable on every worker of the probes queue, then resume the run."
+    ) % {"region": region_label or "-", "name": variable, "endpoint": endpoint or endpoint_id}
+
+
 def api_key(config_or_params):
     name = config_or_params["api_key_env"] if isinstance(config_or_params, dict) else config_or_params.api_key_env
     return os.environ.get(name) or None
@@ -85,6 +95,24 @@ def start_run(run, now=None):
     run.started_at = now or timezone.now()
     run.save(update_fields=["config", "status", "started_at"])
     return [e.pk for e in endpoints]
+
+
+def resume_run(run):
+    """Put a stopped run back to running with its frozen configuration; the caller re-enqueues the batches
+    (each batch goes on from the records it already has). Refused while a key is still missing here."""
+    if run.status != Run.Status.STOPPED:
+        raise ValidationError(_("Only a stopped run can be resumed."))
+    endpoints = run.config.get("endpoints", {})
+    problems = [
+        _("The environment variable %(name)s is not set on this server either.") % {"name": params["api_key_env"]}
+        for params in endpoints.values() if not api_key(params)
+    ]
+    if problems:
+        raise ValidationError(sorted(set(problems)))
+    run.status = Run.Status.RUNNING
+    run.problem = {}
+    run.save(update_fields=["status", "problem"])
+    return [int(endpoint_id) for endpoint_id in endpoints]
 
 
 def region():

@@ -13,6 +13,7 @@ from .scheduling import (
     claim_due_configs,
     droppable_records,
     missing_key_message,
+    missing_key_on_worker_message,
     region,
     reserve_request,
 )
@@ -61,8 +62,11 @@ def run_endpoint_batch(run_id, endpoint_id):
     params = run.config["endpoints"][str(endpoint_id)]
     key = api_key(params)
     if key is None:
-        log.error("run %s: the environment variable %s is not set on this worker; no request sent",
-                  run_id, params["api_key_env"])
+        # The web process had the key when the run started; this worker has not. Stop the run visibly
+        # instead of leaving it "running" for ever.
+        problem = {"code": "missing_key", "variable": params["api_key_env"], "endpoint": endpoint_id, "region": region()}
+        log.error("run %s: %s", run_id, missing_key_on_worker_message(params["api_key_env"], endpoint_id, region()))
+        Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(status=Run.Status.STOPPED, problem=problem)
         return 0
     done = run.records.filter(endpoint_id=endpoint_id).count()
     for _ in range(done, run.requests_per_endpoint):
