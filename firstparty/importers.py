@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import math
+import re
 from datetime import datetime
 
 from django.db import connection, transaction
@@ -31,6 +32,8 @@ COMPLETED = {str(o) for o in RequestRecord.COMPLETED}
 MAX_SECONDS = 3600.0
 MAX_TOKENS = 1_000_000
 MAX_ERRORS = 50
+TOKEN_COUNTS = frozenset({"usage", "chunks"})
+TOKENIZER = re.compile(r"tokenizer:[\w./+-]{1,50}")
 COPY_COLUMNS = ("endpoint_id", "run_id", "file_id", "started_at", "region", "ttft_s", "e2e_s", "output_tokens",
                 "token_count", "tokens_per_second", "outcome", "http_status", "error")
 
@@ -105,7 +108,7 @@ class RowChecker:
                              % {"value": outcome, "choices": ", ".join(sorted(OUTCOMES))})
         fields = {"endpoint_id": self.endpoints[key], "started_at": started, "outcome": outcome,
                   "region": str(row.get("region") or "")[:50], "error": str(row.get("error") or "")[:300],
-                  "token_count": str(row.get("token_count") or "")[:60]}
+                  "token_count": self._token_count(row.get("token_count"))}
         for column in ("ttft_s", "e2e_s"):
             value = row.get(column)
             fields[column] = None if value in (None, "") else self._seconds(value, column)
@@ -123,6 +126,14 @@ class RowChecker:
             raise ValueError(_("column http_status: required for an HTTP error"))
         fields["tokens_per_second"] = tokens_per_second(fields["output_tokens"], fields["ttft_s"], fields["e2e_s"])
         return fields
+
+    @staticmethod
+    def _token_count(value):
+        # A token figure is only comparable when its counting method is named: a tokenizer by its name.
+        text = str(value or "").strip()
+        if text and text not in TOKEN_COUNTS and not TOKENIZER.fullmatch(text):
+            raise ValueError(_("column token_count: %(value)r is not usage, chunks or tokenizer:<name>") % {"value": text})
+        return text
 
     @staticmethod
     def _seconds(value, column):
