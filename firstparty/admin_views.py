@@ -44,19 +44,44 @@ def records_of_snapshot(snapshot):
     return qs, period.series
 
 
-class StartRunView(WagtailAdminTemplateMixin, TemplateView):
-    template_name = "firstparty/start_run.html"
-    header_icon = "pick"
-    page_title = _("Start run")
+def queue_batches(view, action, success_message):
+    """Run `action` (start or resume; it refuses with a ValidationError), then queue one batch per endpoint
+    on the probes queue and go to the progress page."""
+    from .tasks import run_endpoint_batch
+
+    try:
+        endpoint_ids = action(view.run)
+    except ValidationError as error:
+        view.errors = error.messages
+        return view.render_to_response(view.get_context_data())
+    for endpoint_id in endpoint_ids:
+        run_endpoint_batch.apply_async(args=[view.run.pk, endpoint_id])
+    messages.success(view.request, success_message(len(endpoint_ids)))
+    return redirect(reverse(f"{URLS}:progress", args=[view.run.pk]))
+
+
+class ObjectAdminView(WagtailAdminTemplateMixin):
+    """An admin page about one run or snapshot: who may open it, which object, its name as subtitle."""
+
+    viewers_allowed = False  # True: people who may only view runs can open it too
+    queryset = None
+    object_name = "run"
 
     def dispatch(self, request, pk):
-        if not can_run(request.user):
+        if not can_run(request.user) and not (self.viewers_allowed and request.user.has_perm("firstparty.view_run")):
             raise PermissionDenied
-        self.run = get_object_or_404(Run, pk=pk)
+        setattr(self, self.object_name, get_object_or_404(self.queryset, pk=pk))
         return super().dispatch(request)
 
     def get_page_subtitle(self):
-        return str(self.run)
+        return str(getattr(self, self.object_name))
+
+
+class StartRunView(ObjectAdminView, TemplateView):
+    template_name = "firstparty/start_run.html"
+    header_icon = "pick"
+    page_title = _("Start run")
+    queryset = Run.objects.all()
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -65,33 +90,16 @@ class StartRunView(WagtailAdminTemplateMixin, TemplateView):
         return context
 
     def post(self, request):
-        from .tasks import run_endpoint_batch
-
-        try:
-            endpoint_ids = start_run(self.run)
-        except ValidationError as error:
-            self.errors = error.messages
-            return self.render_to_response(self.get_context_data())
-        for endpoint_id in endpoint_ids:
-            run_endpoint_batch.apply_async(args=[self.run.pk, endpoint_id])
-        messages.success(request, gettext("Run “%(run)s” started: %(count)s endpoints queued on the probes queue.")
-                         % {"run": self.run, "count": len(endpoint_ids)})
-        return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
+        return queue_batches(self, start_run, lambda count: gettext(
+            "Run “%(run)s” started: %(count)s endpoints queued on the probes queue.") % {"run": self.run, "count": count})
 
 
-class RunProgressView(WagtailAdminTemplateMixin, TemplateView):
+class RunProgressView(ObjectAdminView, TemplateView):
     template_name = "firstparty/run_progress.html"
     header_icon = "time"
     page_title = _("Run progress")
-
-    def dispatch(self, request, pk):
-        if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
-            raise PermissionDenied
-        self.run = get_object_or_404(Run.objects.select_related("snapshot"), pk=pk)
-        return super().dispatch(request)
-
-    def get_page_subtitle(self):
-        return str(self.run)
+    viewers_allowed = True
+    queryset = Run.objects.select_related("snapshot")
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -109,21 +117,11 @@ class RunProgressView(WagtailAdminTemplateMixin, TemplateView):
 
     refresh_seconds = 5
 
-    def post(self, request, pk=None):
+    def post(self, request):
         """Resume a stopped run: the same frozen settings, each endpoint's batch goes on where it stopped."""
-        from .tasks import run_endpoint_batch
-
         if not can_run(request.user):
             raise PermissionDenied
-        try:
-            endpoint_ids = resume_run(self.run)
-        except ValidationError as error:
-            self.errors = error.messages
-            return self.render_to_response(self.get_context_data())
-        for endpoint_id in endpoint_ids:
-            run_endpoint_batch.apply_async(args=[self.run.pk, endpoint_id])
-        messages.success(request, gettext("Run “%(run)s” resumed.") % {"run": self.run})
-        return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
+        return queue_batches(self, resume_run, lambda count: gettext("Run “%(run)s” resumed.") % {"run": self.run})
 
 
 class UploadForm(forms.Form):
@@ -131,21 +129,13 @@ class UploadForm(forms.Form):
     aggregate = forms.BooleanField(label=_("Aggregate the run into its snapshot afterwards"), required=False)
 
 
-class UploadRecordsView(WagtailAdminTemplateMixin, FormView):
+class UploadRecordsView(ObjectAdminView, FormView):
     template_name = "firstparty/upload.html"
     header_icon = "upload"
     page_title = _("Upload request records")
     form_class = UploadForm
     max_bytes = 200 * 1024 * 1024
-
-    def dispatch(self, request, pk):
-        if not can_run(request.user):
-            raise PermissionDenied
-        self.run = get_object_or_404(Run, pk=pk)
-        return super().dispatch(request)
-
-    def get_page_subtitle(self):
-        return str(self.run)
+    queryset = Run.objects.all()
 
     def get_context_data(self, **kwargs):
         return {**super().get_context_data(**kwargs), "run": self.run, "errors": getattr(self, "errors", [])}
@@ -169,21 +159,15 @@ class UploadRecordsView(WagtailAdminTemplateMixin, FormView):
         return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
 
 
-class ProvenanceView(WagtailAdminTemplateMixin, TemplateView):
+class ProvenanceView(ObjectAdminView, TemplateView):
     """Snapshot → records: how many, over which span, with which outcomes, and a CSV of them."""
 
     template_name = "firstparty/provenance.html"
     header_icon = "list-ul"
     page_title = _("Request records behind a snapshot")
-
-    def dispatch(self, request, snapshot_id):
-        if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
-            raise PermissionDenied
-        self.snapshot = get_object_or_404(Snapshot.objects.select_related("source"), pk=snapshot_id)
-        return super().dispatch(request)
-
-    def get_page_subtitle(self):
-        return str(self.snapshot)
+    viewers_allowed = True
+    queryset = Snapshot.objects.select_related("source")
+    object_name = "snapshot"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -140,7 +140,7 @@ class FirstPartyActions(ViewSet):
             path("runs/<int:pk>/start/", admin_views.StartRunView.as_view(), name="start"),
             path("runs/<int:pk>/progress/", admin_views.RunProgressView.as_view(), name="progress"),
             path("runs/<int:pk>/upload/", admin_views.UploadRecordsView.as_view(), name="upload"),
-            path("snapshots/<int:snapshot_id>/records/", admin_views.ProvenanceView.as_view(), name="provenance"),
+            path("snapshots/<int:pk>/records/", admin_views.ProvenanceView.as_view(), name="provenance"),
             path("snapshots/<int:snapshot_id>/records.csv", admin_views.records_csv, name="records_csv"),
         ]
 
