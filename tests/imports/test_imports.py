@@ -3,82 +3,25 @@
 import hashlib
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from django.utils import translation
 
 from benchmarks.ingest.importers import ImportRejected, import_prices, import_snapshot
 from benchmarks.metrics import get_metric
-from benchmarks.models import Measurement, Price, Snapshot, Source
+from benchmarks.models import Measurement, Price, Snapshot
 from benchmarks.querysets import rank_rows
-
-from .factories import EndpointFactory, LanguageModelFactory, PriceFactory, ProviderFactory, SourceFactory
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "docs" / "examples"
-# The example files use the demo's slugs (together-ai, novita-ai, z-ai); the inline rows below the short ones.
-PROVIDERS = ["baseten", "together", "novita", "zai", "together-ai", "novita-ai", "z-ai", "deepinfra", "fireworks", "deepseek"]
-AA_DEEPSEEK_URL = "https://artificialanalysis.ai/models/deepseek-v4-1-flash-1017/providers"
-
-
-@pytest.fixture(autouse=True)
-def english():
-    """Messages are compared in English, whatever language an earlier test left active."""
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def catalogue(db):
-    """The providers, models, endpoints and sources the example files in docs/examples name."""
-    providers = {slug: ProviderFactory(slug=slug, name=slug.title()) for slug in PROVIDERS}
-    models = {
-        "glm-5-3": LanguageModelFactory(slug="glm-5-3", name="GLM-5.3"),
-        "deepseek-v4-1-flash-1017": LanguageModelFactory(
-            slug="deepseek-v4-1-flash-1017", name="DeepSeek V4.1 Flash 1017"
-        ),
-    }
-    endpoints = {}
-    for model in models.values():
-        for provider in providers.values():
-            endpoints[(provider.slug, model.slug, "")] = EndpointFactory(provider=provider, model=model)
-        endpoints[("baseten", model.slug, "Fast")] = EndpointFactory(
-            provider=providers["baseten"], model=model, tier="Fast"
-        )
-    sources = {
-        "aa_glm": SourceFactory(url="https://artificialanalysis.ai/models/glm-5-3/providers"),
-        "aa_deepseek": SourceFactory(url=AA_DEEPSEEK_URL),
-        "price_list": SourceFactory(url="https://deepinfra.com/zai-org/GLM-5.3", kind=Source.Kind.PRICE_LIST),
-        "novita": SourceFactory(url="https://novita.ai/models/llm/zai-org-glm-5.3", kind=Source.Kind.PRICE_LIST),
-        "zai": SourceFactory(url="https://docs.z.ai/guides/overview/pricing", kind=Source.Kind.PRICE_LIST),
-        "baseten": SourceFactory(url="https://www.baseten.co/pricing/", kind=Source.Kind.PRICE_LIST),
-        "together": SourceFactory(url="https://www.together.ai/pricing", kind=Source.Kind.PRICE_LIST),
-    }
-    return {"providers": providers, "models": models, "endpoints": endpoints, "sources": sources}
-
-
-def nothing_written():
-    return Snapshot.objects.count() == 0 and Measurement.objects.count() == 0 and Price.objects.count() == 0
-
-
-def rejected_messages(importer, raw, **kwargs):
-    with pytest.raises(ImportRejected) as info:
-        importer(raw, **kwargs)
-    assert nothing_written()
-    return [str(error) for error in info.value.errors]
-
-
-def csv_snapshot(*rows, header="provider,model,tier,metric,value"):
-    return ("\n".join([header, *rows]) + "\n").encode()
-
-
-GOOD_ROWS = (
-    "baseten,glm-5-3,Fast,output_speed_median,283.4",
-    "together,glm-5-3,,output_speed_median,164.3",
-    "together,glm-5-3,,ttfc_median,0.67",
+from tests.factories import (
+    PriceFactory,
 )
 
+from .support import (
+    AA_DEEPSEEK_URL,
+    EXAMPLES,
+    GOOD_ROWS,
+    PRICE_HEADER,
+    csv_snapshot,
+    rejected_messages,
+)
 
 # --- good files ---------------------------------------------------------------------------------
 
@@ -348,7 +291,6 @@ def test_json_source_disagreeing_with_the_chosen_one_is_an_error(catalogue):
     assert import_snapshot(raw, fmt="json", source=catalogue["sources"]["aa_deepseek"].pk).created
 
 
-PRICE_HEADER = "provider,model,tier,input_per_m,output_per_m,currency,effective_date"
 
 
 @pytest.mark.parametrize(
