@@ -393,3 +393,25 @@ class staged_history:
     def __exit__(self, *exc):
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL session_replication_role = DEFAULT")
+
+
+@pytest.fixture(name="world")
+def world_fixture(db):
+    return build_world()
+
+
+@pytest.fixture(name="refresh")
+def refresh_fixture(django_capture_on_commit_callbacks):
+    """run_refresh with its after-commit work (cache invalidation) executed, as in production."""
+    from benchmarks.ingest.refresh import run_refresh
+
+    def run(source):
+        with django_capture_on_commit_callbacks(execute=True):
+            return run_refresh(source.pk)
+
+    return run
+
+
+def values_of(snapshot):
+    return {(m.endpoint_id, m.metric): m.value for m in snapshot.measurements.all()}
+

@@ -5,24 +5,18 @@ import datetime
 import json
 import tracemalloc
 
-import pytest
 from django.utils import timezone
 
 from benchmarks.models import RefreshRun, Snapshot
 
 from .refresh_support import (
     OPENROUTER_GLM,
-    build_world,
     example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
+    world_fixture,  # noqa: F401  (the world fixture)
 )
 
 PAYLOAD = 2_000_000  # bytes of upstream text stored verbatim with each snapshot
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
 
 
 def test_a_changed_same_day_run_does_not_load_history_payloads(world, fake_upstream, django_capture_on_commit_callbacks):

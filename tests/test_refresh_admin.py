@@ -16,17 +16,12 @@ from .refresh_support import (
     AA_GLM_PROVIDERS,
     AA_GPT_OSS_ID,
     Reply,
-    build_world,
     example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
+    world_fixture,  # noqa: F401  (the world fixture)
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
 
 
 def page_text(response):

@@ -30,19 +30,14 @@ from .refresh_support import (
     OPENROUTER_GLM,
     FakeUpstream,
     Reply,
-    build_world,
     example,
     example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
     published_state,
+    world_fixture,  # noqa: F401  (the world fixture)
 )
 
 KIMI = "/api/v1/models/moonshotai/kimi-k3/endpoints"
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
 
 
 @pytest.fixture

@@ -4,10 +4,8 @@ import datetime
 import json
 from decimal import Decimal
 
-import pytest
 from django.utils import timezone
 
-from benchmarks.ingest.refresh import run_refresh
 from benchmarks.metrics import get_metric
 from benchmarks.models import (
     Measurement,
@@ -20,32 +18,12 @@ from benchmarks.querysets import rank_rows
 from .refresh_support import (
     AA_GLM_ID,
     OPENROUTER_GLM,
-    build_world,
     example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
+    refresh_fixture,  # noqa: F401  (the refresh fixture)
     staged_history,
+    world_fixture,  # noqa: F401  (the world fixture)
 )
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
-
-
-@pytest.fixture
-def refresh(django_capture_on_commit_callbacks):
-    """run_refresh with its after-commit work (cache invalidation) executed, as in production."""
-
-    def run(source):
-        with django_capture_on_commit_callbacks(execute=True):
-            return run_refresh(source.pk)
-
-    return run
-
-
-def values_of(snapshot):
-    return {(m.endpoint_id, m.metric): m.value for m in snapshot.measurements.all()}
-
 
 # --- a good run ---------------------------------------------------------------------------------
 

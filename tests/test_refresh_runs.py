@@ -36,27 +36,10 @@ from .refresh_support import (
     example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
     published_state,
+    refresh_fixture,  # noqa: F401  (the refresh fixture)
+    values_of,
+    world_fixture,  # noqa: F401  (the world fixture)
 )
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
-
-
-@pytest.fixture
-def refresh(django_capture_on_commit_callbacks):
-    """run_refresh with its after-commit work (cache invalidation) executed, as in production."""
-
-    def run(source):
-        with django_capture_on_commit_callbacks(execute=True):
-            return run_refresh(source.pk)
-
-    return run
-
-
-def values_of(snapshot):
-    return {(m.endpoint_id, m.metric): m.value for m in snapshot.measurements.all()}
 
 
 # --- a good run ---------------------------------------------------------------------------------

@@ -21,21 +21,9 @@ from .refresh_support import (
     example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
     published_state,
+    refresh_fixture,  # noqa: F401  (the refresh fixture)
+    world_fixture,  # noqa: F401  (the world fixture)
 )
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
-
-
-@pytest.fixture
-def refresh(django_capture_on_commit_callbacks):
-    def run(source):
-        with django_capture_on_commit_callbacks(execute=True):
-            return run_refresh(source.pk)
-
-    return run
 
 
 def serve_glm(fake_upstream, change):

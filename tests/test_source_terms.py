@@ -15,7 +15,13 @@ from benchmarks.demo_data import AA_ATTRIBUTION, AA_ATTRIBUTION_ES
 from benchmarks.ingest.refresh import run_refresh
 from benchmarks.models import Price, RefreshConfig, RefreshRun, Source
 
-from .refresh_support import AA_GLM_ID, EXAMPLES, build_world, fake_upstream_fixture  # noqa: F401
+from .refresh_support import (  # noqa: F401
+    AA_GLM_ID,
+    EXAMPLES,
+    build_world,
+    fake_upstream_fixture,
+    world_fixture,  # noqa: F401  (the world fixture)
+)
 
 
 def page_text(response):
@@ -55,11 +61,6 @@ def test_the_admin_warns_when_a_licence_does_not_allow_publication(db, editor_cl
         editor_client.get(reverse("wagtailsnippets_benchmarks_source:edit", args=[allowed.pk]))
     )
     assert "does not allow publication" not in edit_open
-
-
-@pytest.fixture
-def world(db):
-    return build_world()
 
 
 def test_refresh_settings_show_the_remaining_request_budget_and_the_licence(world, editor_client):
