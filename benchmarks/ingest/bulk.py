@@ -13,10 +13,13 @@ BATCH = 5000
 
 
 def write_measurements(snapshot, measurements):
+    """`measurements`: anything with endpoint_id, metric and value (model instances or checked rows)."""
     if connection.vendor != "postgresql":
-        for measurement in measurements:
-            measurement.snapshot = snapshot
-        Measurement.objects.bulk_create(measurements, batch_size=BATCH)
+        Measurement.objects.bulk_create(
+            (Measurement(snapshot=snapshot, endpoint_id=m.endpoint_id, metric=m.metric, value=m.value)
+             for m in measurements),
+            batch_size=BATCH,
+        )
         return
     table = Measurement._meta.db_table
     with connection.cursor() as cursor, cursor.copy(
