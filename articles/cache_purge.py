@@ -40,13 +40,25 @@ def page_urls(pages):
 
 
 def purge_cdn(pages):
+    """Queue the CDN purge of these pages' URLs; when the broker is down, purge here instead (slower,
+    but a CDN never keeps serving an old page because Redis was away)."""
     if not cdn_configured():
         return
-    from wagtail.contrib.frontend_cache.utils import purge_urls_from_cache
+    from .tasks import purge_cdn_urls
 
     urls = page_urls(pages)
-    logger.info("Purging %d URLs from the frontend cache", len(urls))
-    purge_urls_from_cache(urls)
+    try:
+        purge_cdn_urls.delay(urls)
+    except Exception as exc:  # kombu/redis errors when the broker is unreachable
+        logger.warning("Could not queue the CDN purge of %d URLs (%s); purging them now", len(urls), exc)
+        from wagtail.contrib.frontend_cache.utils import purge_urls_from_cache
+
+        try:
+            purge_urls_from_cache(urls)
+        except Exception:
+            logger.exception("The CDN purge failed too: the CDN may serve these URLs until they expire")
+    else:
+        logger.info("Queued the CDN purge of %d URLs", len(urls))
 
 
 def _parents_and_self(page):
@@ -76,7 +88,20 @@ def data_changed(sender, **kwargs):
         purge_cdn(ArticlePage.objects.live().public())
 
 
+def _replace_wagtails_inline_purge():
+    """wagtail.contrib.frontend_cache purges a published page inside the request, with its own guess of
+    the other languages' URLs; ours (above) is queued for a worker and knows the translated slugs."""
+    from django.apps import apps
+    from wagtail.contrib.frontend_cache import signal_handlers as wagtail_handlers
+
+    for model in apps.get_models():
+        if issubclass(model, Page):
+            page_published.disconnect(wagtail_handlers.page_published_signal_handler, sender=model)
+            page_unpublished.disconnect(wagtail_handlers.page_unpublished_signal_handler, sender=model)
+
+
 def connect():
+    _replace_wagtails_inline_purge()
     page_published.connect(page_changed, dispatch_uid="pagecache-published")
     page_unpublished.connect(page_changed, dispatch_uid="pagecache-unpublished")
     post_page_move.connect(page_changed, dispatch_uid="pagecache-moved")

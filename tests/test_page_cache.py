@@ -194,3 +194,37 @@ def test_worker_copies_answer_without_redis_and_see_other_processes_bumps_within
     assert client.get(ARTICLE)["X-Page-Cache"] == "hit"
     bump_page_generation()
     assert client.get(ARTICLE)["X-Page-Cache"] == "miss"
+
+
+def test_cdn_purge_is_queued_for_a_worker_not_done_in_the_publish(demo_site, fake_cdn, settings, monkeypatch,
+                                                                  django_capture_on_commit_callbacks):
+    from articles import tasks
+    from articles.models import ArticlePage
+
+    queued = []
+    monkeypatch.setattr(tasks.purge_cdn_urls, "delay", lambda urls: queued.append(urls))
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    with django_capture_on_commit_callbacks(execute=True):
+        page.save_revision().publish()
+    assert fake_cdn == []  # nothing sent to the CDN while the editor waits
+    assert any(url.endswith("/es/api-llm-mas-rapida/") for url in queued[0])
+    tasks.purge_cdn_urls.apply(args=[queued[0]])  # what the worker does
+    assert any(url.endswith("/es/api-llm-mas-rapida/") for url in fake_cdn)
+
+
+def test_cdn_is_purged_inline_when_the_broker_is_down(demo_site, fake_cdn, monkeypatch, caplog,
+                                                      django_capture_on_commit_callbacks):
+    from kombu.exceptions import OperationalError
+
+    from articles import tasks
+    from articles.models import ArticlePage
+
+    def broker_down(urls):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.purge_cdn_urls, "delay", broker_down)
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    with django_capture_on_commit_callbacks(execute=True):
+        page.save_revision().publish()
+    assert any(url.endswith("/en/fastest-llm-api/") for url in fake_cdn)
+    assert "Could not queue the CDN purge" in caplog.text
