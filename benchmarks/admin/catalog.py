@@ -1,18 +1,20 @@
 """Providers, models, endpoints and sources: the catalogue editors choose from."""
 
+from django.urls import path, reverse
+from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, FieldRowPanel, ObjectList, Panel
 from wagtail.admin.ui.tables import BooleanColumn, Column, DateColumn
-from wagtail.snippets.views.snippets import (
-    SnippetViewSet,
-)
+from wagtail.admin.widgets.button import HeaderButton
+from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
 from ..models import Endpoint, LanguageModel, Provider, Source
 
 # --- providers, models, endpoints, sources ----------------------------------------------------
 from .choosers import SpanishOptionalForm, chooser_viewset_class, translated_row
+from .host_endpoints import ADD_ENDPOINT, HostEndpointsView
 
 
 class ProviderViewSet(SnippetViewSet):
@@ -52,10 +54,27 @@ class LanguageModelViewSet(SnippetViewSet):
     ]
 
 
+class EndpointIndexView(IndexView):
+    @cached_property
+    def header_buttons(self):
+        buttons = list(super().header_buttons)
+        if self.request.user.has_perm(ADD_ENDPOINT):
+            buttons.append(
+                HeaderButton(
+                    _("Add a host's endpoints"),
+                    url=reverse(Endpoint.snippet_viewset.get_url_name("add_host")),
+                    icon_name="link",
+                    priority=20,
+                )
+            )
+        return buttons
+
+
 class EndpointViewSet(SnippetViewSet):
     model = Endpoint
     icon = "link"
     menu_label = _("Endpoints")
+    index_view_class = EndpointIndexView
     list_display = ["__str__", "provider", "model", "tier", "deployment", "api_model_id"]
     list_filter = ["provider", "model", "deployment"]
     search_fields = ["provider__name", "provider__slug", "model__name", "model__slug", "tier", "api_model_id"]
@@ -73,6 +92,9 @@ class EndpointViewSet(SnippetViewSet):
 
     def get_queryset(self, request):
         return Endpoint.objects.select_related("provider", "model")
+
+    def get_urlpatterns(self):
+        return super().get_urlpatterns() + [path("add-host/", HostEndpointsView.as_view(), name="add_host")]
 
 
 LICENCE_FORBIDS = _(
