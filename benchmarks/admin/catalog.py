@@ -25,7 +25,7 @@ class ProviderViewSet(SnippetViewSet):
     list_filter = ["kind"]
     search_fields = ["name", "full_name", "slug", "description_en", "description_es"]
     ordering = ["name"]
-    chooser_viewset_class = chooser_viewset_class(["name", "full_name", "slug"])
+    chooser_viewset_class = chooser_viewset_class(["name", "full_name", "slug"], ordering=["name"])
     edit_handler = ObjectList(
         [
             FieldRowPanel([FieldPanel("name"), FieldPanel("full_name")]),
@@ -45,7 +45,7 @@ class LanguageModelViewSet(SnippetViewSet):
     list_filter = ["open_weights", "is_baseline"]
     search_fields = ["name", "slug", "creator", "benchmark_effort"]
     ordering = ["name"]
-    chooser_viewset_class = chooser_viewset_class(["name", "slug", "creator"])
+    chooser_viewset_class = chooser_viewset_class(["name", "slug", "creator"], ordering=["name"])
     panels = [
         FieldRowPanel([FieldPanel("name"), FieldPanel("slug")]),
         FieldPanel("creator"),
@@ -79,9 +79,12 @@ class EndpointViewSet(SnippetViewSet):
     list_filter = ["provider", "model", "deployment"]
     search_fields = ["provider__name", "provider__slug", "model__name", "model__slug", "tier", "api_model_id"]
     ordering = ["model__name", "provider__name", "tier"]
+    # The chooser reads as its labels do, "Provider (tier) · Model": by provider, then model, then tier.
     chooser_viewset_class = chooser_viewset_class(
-        ["provider__name", "provider__slug", "model__name", "model__slug", "tier"],
+        ["provider__name", "provider__full_name", "provider__slug", "model__name", "model__slug", "tier",
+         "api_model_id"],
         select_related=("provider", "model"),
+        ordering=["provider__name", "model__name", "tier"],
     )
     panels = [
         FieldRowPanel([FieldPanel("provider"), FieldPanel("model"), FieldPanel("tier")]),
@@ -139,7 +142,9 @@ class SourceViewSet(SnippetViewSet):
     list_filter = ["kind", "auto_publish", "is_demo"]
     search_fields = ["title_en", "title_es", "publisher", "url"]
     ordering = ["publisher", "title_en"]
-    chooser_viewset_class = chooser_viewset_class(["title_en", "title_es", "publisher", "url"])
+    chooser_viewset_class = chooser_viewset_class(
+        ["title_en", "title_es", "publisher", "url"], ordering=["publisher", "title_en"]
+    )
     edit_handler = ObjectList(
         [
             LicenceWarningPanel(),
