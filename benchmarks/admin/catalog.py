@@ -59,10 +59,14 @@ class EndpointIndexView(IndexView):
     def header_buttons(self):
         buttons = list(super().header_buttons)
         if self.request.user.has_perm(ADD_ENDPOINT):
+            url = reverse(Endpoint.snippet_viewset.get_url_name("add_host"))
+            provider = self.request.GET.get("provider", "")
+            if provider.isdigit():  # the listing shows one host: its form starts with that host picked
+                url += f"?provider={provider}"
             buttons.append(
                 HeaderButton(
                     _("Add a host's endpoints"),
-                    url=reverse(Endpoint.snippet_viewset.get_url_name("add_host")),
+                    url=url,
                     icon_name="link",
                     priority=20,
                 )
