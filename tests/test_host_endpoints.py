@@ -1,6 +1,7 @@
 """"Add a host's endpoints": a new host's provider × models × tiers from one admin form."""
 
 import pytest
+from bs4 import BeautifulSoup
 from django.contrib.auth.models import Group, Permission
 from django.contrib.messages import get_messages
 from django.urls import reverse
@@ -85,6 +86,9 @@ def test_two_models_in_two_tiers_make_four_endpoints_of_a_new_provider(editor_cl
     # the admin's history shows who created them
     created = ModelLogEntry.objects.filter(action="wagtail.create").values_list("content_type__model", "object_id")
     assert sorted(created) == sorted([("endpoint", str(e.pk)) for e in endpoints] + [("provider", str(provider.pk))])
+    history = editor_client.get(reverse("wagtailsnippets_benchmarks_endpoint:history", args=[endpoints[0].pk]))
+    text = " ".join(BeautifulSoup(history.content, "html.parser").select_one("main").get_text(" ").split())
+    assert "Created editor" in text, text
 
     # the listing the editor lands on shows them
     listing = editor_client.get(response["Location"])

@@ -85,13 +85,14 @@ def _write(form, data, models, tiers, user):
 
 
 def log_creation(instances, user):
-    """The "created" entries the snippet forms would have written, in one query."""
-    action, now = uuid.uuid4(), timezone.now()
+    """The "created" entries the snippet forms would have written, in one query. Each gets its own
+    uuid: an object's history shows only the newest entry of a uuid, whatever object it is about."""
+    now = timezone.now()
     ModelLogEntry.objects.bulk_create(
         ModelLogEntry(
             content_type=ContentType.objects.get_for_model(instance, for_concrete_model=False),
             label=str(instance)[:255], action="wagtail.create", object_id=str(instance.pk),
-            user=user, uuid=action, timestamp=now, content_changed=True,
+            user=user, uuid=uuid.uuid4(), timestamp=now, content_changed=True,
         )
         for instance in instances
     )
