@@ -78,9 +78,10 @@ def new_sources(page, lang, blocks, published_at):
                 continue
             number = len(page_sources) + after.index(source) + 1
             items.append((
-                block_index, _("Sources"), ("source", source.pk), "value", _("new source"), "—",
-                _("%(source)s is cited by new data; the page numbers it %(n)s, after its list. "
-                  "Add it under Sources to place it.") % {"source": source, "n": number},
+                block_index, _("Sources"), ("source", source.pk), FigureChange.Kind.NEW_SOURCE, str(source),
+                _("not in the page's list"),
+                _("Cited by new data; the page numbers it %(n)s, after its list. Add it under Sources to "
+                  "put it where it belongs.") % {"n": number},
                 (),
             ))
     return items

@@ -53,6 +53,8 @@ class FigureChange(models.Model):
         VALUE = "value", _("Value changed")
         PICK = "pick", _("Pick changed")
         RANKING = "ranking", _("Ranking changed")
+        # Not a figure that changed: new data made the page cite a source its list lacks.
+        NEW_SOURCE = "new_source", _("New source cited")
 
     change_set = models.ForeignKey(
         ChangeSet, on_delete=models.CASCADE, related_name="items", verbose_name=_("change")

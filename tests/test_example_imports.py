@@ -33,3 +33,62 @@ def test_every_documented_example_imports_on_the_demo_data(demo_site, monkeypatc
     assert snapshots == before[0] + 4  # two measurement snapshots, two price imports
     assert measurements == before[1] + 18 + 14
     assert prices == before[2] + 6 + 4
+
+
+def upload_fields(name, args):
+    """The upload form's fields for a documented command line: the same file and options."""
+    from benchmarks.models import Source
+
+    path, *options = args
+    fields, publish = {}, name == "import_prices"  # prices are used at once unless --draft
+    while options:
+        option = options.pop(0)
+        if option == "--publish":
+            publish = True
+        elif option == "--draft":
+            publish = False
+        else:
+            key, value = option.removeprefix("--").replace("-", "_"), options.pop(0)
+            fields[key] = Source.objects.get(url=value).pk if key == "source" else value
+    if publish:
+        fields["publish"] = "on"
+    return Path(path), fields
+
+
+def test_the_same_examples_upload_through_the_admin_forms(demo_site, editor_client):
+    """The documentation offers the upload pages as the other way in: the example files work there too."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from benchmarks.models import Measurement, Price, Snapshot
+
+    before = (Snapshot.objects.count(), Measurement.objects.count(), Price.objects.count())
+    for name, *args in documented_commands():
+        path, fields = upload_fields(name, args)
+        kind = "snapshot" if name == "import_snapshot" else "prices"
+        response = editor_client.post(
+            reverse(f"benchmarks_import_{kind}:upload"),
+            {"file": SimpleUploadedFile(path.name, (DOCS.parent / path).read_bytes()), **fields},
+        )
+        assert response.status_code == 200
+        assert "import-errors" not in response.text, f"{path}: {response.context_data.get('errors')}"
+        assert response.context_data["form"].errors == {}, f"{path}: {response.context_data['form'].errors}"
+        assert response.context_data["result"].created, path
+    assert (Snapshot.objects.count(), Measurement.objects.count(), Price.objects.count()) == (
+        before[0] + 4, before[1] + 18 + 14, before[2] + 6 + 4
+    )
+
+
+def test_the_request_records_example_imports_into_a_demo_run(demo_site, tmp_path):
+    """docs/first-party-runs.md shows JSONL records of an external runner; they name demo endpoints."""
+    from firstparty.models import Run
+
+    text = (DOCS / "first-party-runs.md").read_text()
+    section = text[text.index("## Importing an external runner's file"):]
+    records = re.search(r"```json\n(.*?)```", section, re.S).group(1)
+    source = Run.objects.select_related("source").first().source
+    run = Run.objects.create(source=source, name="External runner, docs example")
+    path = tmp_path / "records.jsonl"
+    path.write_text(records)
+    call_command("import_requests", str(path), "--run", run.name, verbosity=0, stdout=StringIO())
+    assert run.records.count() == len(records.strip().splitlines()) == 2

@@ -68,20 +68,82 @@ def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(c
     assert "3 fuentes" in soup.select_one("p.meta").text
 
 
-def test_the_review_list_says_a_new_source_appeared():
+def publish_price_from_a_new_source():
     glm = glm_data()
-    make_article([table(glm)], sources=[glm["source"], glm["pricing"]], title="GLM page")
+    page = make_article([table(glm)], sources=[glm["source"], glm["pricing"]], title="GLM page")
     new_source = new_price_source()
     snapshot = SnapshotFactory(source=new_source, measured_at=timezone.now() - datetime.timedelta(minutes=5))
     Price.objects.create(endpoint=glm["novita"], source=new_source, snapshot=snapshot, currency="USD",
                          input_per_m=Decimal("0.50"), output_per_m=Decimal("2.00"),
                          effective_date=timezone.localdate())
     snapshot.publish()
-    items = FigureChange.objects.filter(change_set__snapshot=snapshot, figure__in=["new source", "fuente nueva"])
+    return page, snapshot
+
+
+def test_the_review_list_says_a_new_source_appeared():
+    page, snapshot = publish_price_from_a_new_source()
+    items = FigureChange.objects.filter(change_set__snapshot=snapshot, kind=FigureChange.Kind.NEW_SOURCE)
     assert {item.language for item in items} == {"en", "es"}
-    english = items.get(language="en")
-    assert english.place == "Sources"
-    assert "Novita AI · pricing (new page)" in english.new_text
-    assert "numbers it 3" in english.new_text
+    english, spanish = items.get(language="en"), items.get(language="es")
+    assert (english.place, english.figure, english.old_text) == (
+        "Sources", "Novita AI · pricing (new page)", "not in the page's list"
+    )
+    assert english.new_text == (
+        "Cited by new data; the page numbers it 3, after its list. Add it under Sources to put it where it belongs."
+    )
+    assert english.get_kind_display() == "New source cited"
+    assert (spanish.place, spanish.old_text) == ("Fuentes", "no está en la lista de la página")
+    assert "la página le asigna el número 3" in spanish.new_text
+    # the new price is also a changed value on the page; that item stays a value change
+    assert FigureChange.objects.filter(change_set__snapshot=snapshot, kind="value").exists()
     # published again unchanged: nothing new to say
-    assert not FigureChange.objects.exclude(change_set__snapshot=snapshot).filter(figure="new source").exists()
+    assert not FigureChange.objects.exclude(change_set__snapshot=snapshot).filter(kind="new_source").exists()
+
+
+def test_the_review_page_shows_a_new_source_apart_from_changed_values(editor_client):
+    page, snapshot = publish_price_from_a_new_source()
+    soup = BeautifulSoup(editor_client.get("/admin/reviews/changes/").content, "html.parser")
+    rows = soup.select('tr[data-kind="new_source"]')
+    assert len(rows) == 2  # one per language
+    for row in rows:
+        assert "figure-change--new-source" in row["class"]
+        tag = row.select_one(".w-status--label")
+        assert tag is not None
+    english = next(row for row in rows if row["data-language"] == "en")
+    assert "New source cited" in english.text and "Novita AI · pricing (new page)" in english.text
+    assert "Add it under Sources" in english.select_one("td.now").text
+    for row in soup.select('tr[data-kind="value"]'):
+        assert "New source cited" not in row.text
+
+
+def test_a_spanish_speaking_editor_reads_the_new_source_item_in_spanish(editor_client):
+    from wagtail.users.models import UserProfile
+
+    publish_price_from_a_new_source()
+    user = get_user_model().objects.get(username="editor")
+    profile = UserProfile.get_for_user(user)
+    profile.preferred_language = "es"
+    profile.save()
+    soup = BeautifulSoup(editor_client.get("/admin/reviews/changes/").content, "html.parser")
+    spanish = soup.select_one('tr[data-kind="new_source"][data-language="es"]')
+    assert "Fuente nueva citada" in spanish.text
+    assert "Añádela en Fuentes" in spanish.text
+
+
+def test_items_stored_before_the_new_kind_become_new_source_items():
+    """Items recorded before the kind existed said "new source" in their figure and were values."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("reviews.migrations.0004_new_source_review_items")
+    page, snapshot = publish_price_from_a_new_source()
+    items = FigureChange.objects.filter(kind="new_source")
+    old_figures = {"en": "new source", "es": "fuente nueva"}
+    for item in items:
+        item.kind, item.figure = "value", old_figures[item.language]
+        item.save()
+    values_before = FigureChange.objects.filter(kind="value").exclude(figure__in=old_figures.values()).count()
+    migration.mark_new_sources(apps, None)
+    assert FigureChange.objects.filter(kind="new_source").count() == 2
+    assert FigureChange.objects.filter(kind="value").count() == values_before

@@ -1,18 +1,20 @@
 """Providers, models, endpoints and sources: the catalogue editors choose from."""
 
+from django.urls import path, reverse
+from django.utils.functional import cached_property
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.panels import FieldPanel, FieldRowPanel, ObjectList, Panel
 from wagtail.admin.ui.tables import BooleanColumn, Column, DateColumn
-from wagtail.snippets.views.snippets import (
-    SnippetViewSet,
-)
+from wagtail.admin.widgets.button import HeaderButton
+from wagtail.snippets.views.snippets import IndexView, SnippetViewSet
 
 from ..models import Endpoint, LanguageModel, Provider, Source
 
 # --- providers, models, endpoints, sources ----------------------------------------------------
 from .choosers import SpanishOptionalForm, chooser_viewset_class, translated_row
+from .host_endpoints import ADD_ENDPOINT, HostEndpointsView
 
 
 class ProviderViewSet(SnippetViewSet):
@@ -23,7 +25,7 @@ class ProviderViewSet(SnippetViewSet):
     list_filter = ["kind"]
     search_fields = ["name", "full_name", "slug", "description_en", "description_es"]
     ordering = ["name"]
-    chooser_viewset_class = chooser_viewset_class(["name", "full_name", "slug"])
+    chooser_viewset_class = chooser_viewset_class(["name", "full_name", "slug"], ordering=["name"])
     edit_handler = ObjectList(
         [
             FieldRowPanel([FieldPanel("name"), FieldPanel("full_name")]),
@@ -43,7 +45,7 @@ class LanguageModelViewSet(SnippetViewSet):
     list_filter = ["open_weights", "is_baseline"]
     search_fields = ["name", "slug", "creator", "benchmark_effort"]
     ordering = ["name"]
-    chooser_viewset_class = chooser_viewset_class(["name", "slug", "creator"])
+    chooser_viewset_class = chooser_viewset_class(["name", "slug", "creator"], ordering=["name"])
     panels = [
         FieldRowPanel([FieldPanel("name"), FieldPanel("slug")]),
         FieldPanel("creator"),
@@ -52,17 +54,41 @@ class LanguageModelViewSet(SnippetViewSet):
     ]
 
 
+class EndpointIndexView(IndexView):
+    @cached_property
+    def header_buttons(self):
+        buttons = list(super().header_buttons)
+        if self.request.user.has_perm(ADD_ENDPOINT):
+            url = reverse(Endpoint.snippet_viewset.get_url_name("add_host"))
+            provider = self.request.GET.get("provider", "")
+            if provider.isdigit():  # the listing shows one host: its form starts with that host picked
+                url += f"?provider={provider}"
+            buttons.append(
+                HeaderButton(
+                    _("Add a host's endpoints"),
+                    url=url,
+                    icon_name="link",
+                    priority=20,
+                )
+            )
+        return buttons
+
+
 class EndpointViewSet(SnippetViewSet):
     model = Endpoint
     icon = "link"
     menu_label = _("Endpoints")
+    index_view_class = EndpointIndexView
     list_display = ["__str__", "provider", "model", "tier", "deployment", "api_model_id"]
     list_filter = ["provider", "model", "deployment"]
     search_fields = ["provider__name", "provider__slug", "model__name", "model__slug", "tier", "api_model_id"]
     ordering = ["model__name", "provider__name", "tier"]
+    # The chooser reads as its labels do, "Provider (tier) · Model": by provider, then model, then tier.
     chooser_viewset_class = chooser_viewset_class(
-        ["provider__name", "provider__slug", "model__name", "model__slug", "tier"],
+        ["provider__name", "provider__full_name", "provider__slug", "model__name", "model__slug", "tier",
+         "api_model_id"],
         select_related=("provider", "model"),
+        ordering=["provider__name", "model__name", "tier"],
     )
     panels = [
         FieldRowPanel([FieldPanel("provider"), FieldPanel("model"), FieldPanel("tier")]),
@@ -73,6 +99,9 @@ class EndpointViewSet(SnippetViewSet):
 
     def get_queryset(self, request):
         return Endpoint.objects.select_related("provider", "model")
+
+    def get_urlpatterns(self):
+        return super().get_urlpatterns() + [path("add-host/", HostEndpointsView.as_view(), name="add_host")]
 
 
 LICENCE_FORBIDS = _(
@@ -117,7 +146,9 @@ class SourceViewSet(SnippetViewSet):
     list_filter = ["kind", "auto_publish", "is_demo"]
     search_fields = ["title_en", "title_es", "publisher", "url"]
     ordering = ["publisher", "title_en"]
-    chooser_viewset_class = chooser_viewset_class(["title_en", "title_es", "publisher", "url"])
+    chooser_viewset_class = chooser_viewset_class(
+        ["title_en", "title_es", "publisher", "url"], ordering=["publisher", "title_en"]
+    )
     edit_handler = ObjectList(
         [
             LicenceWarningPanel(),

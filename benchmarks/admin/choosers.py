@@ -2,6 +2,7 @@
 
 from django import forms
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms.choosers import BaseFilterForm
@@ -13,10 +14,25 @@ from editorial.forms import TranslatorRestrictedSnippetForm
 # --- choosers: searchable without a search index ----------------------------------------------
 
 
-def chooser_viewset_class(search_fields, select_related=()):
-    """A snippet chooser whose search box filters with icontains over `search_fields`.
+def search_terms(query):
+    """The words a person typed, without the punctuation our labels put around them: pasting
+    "Together AI (Fast) · GLM-5.3" finds that endpoint."""
+    terms = (word.strip("()[]·,;:\"'“”«»") for word in query.split())
+    return [term for term in terms if any(char.isalnum() for char in term)]
 
-    The models are not in Wagtail's search index, so the stock chooser offers no search.
+
+def by_name(*fields):
+    """Ordering by names as a person reads them: "deepinfra" and "DeepInfra" sort together.
+    A leading "-" orders that field newest/largest first and keeps its case."""
+    return [field if field.startswith("-") else Lower(field) for field in fields]
+
+
+def chooser_viewset_class(search_fields, select_related=(), ordering=()):
+    """A snippet chooser whose search box filters over `search_fields` and lists by `ordering`.
+
+    The models are not in Wagtail's search index, so the stock chooser offers no search. Every word
+    typed must match one of the fields (icontains), so "fireworks glm" finds Fireworks's GLM
+    endpoints whichever field holds which word.
     """
 
     class SearchForm(BaseFilterForm):
@@ -28,15 +44,21 @@ def chooser_viewset_class(search_fields, select_related=()):
             objects = super().filter(objects)
             query = (self.cleaned_data.get("q") or "").strip()
             if query:
-                condition = Q()
-                for name in search_fields:
-                    condition |= Q(**{f"{name}__icontains": query})
-                objects = objects.filter(condition)
+                for term in search_terms(query):
+                    condition = Q()
+                    for name in search_fields:
+                        condition |= Q(**{f"{name}__icontains": term})
+                    objects = objects.filter(condition)
                 self.is_searching, self.search_query = True, query
             return objects
 
     class ObjectListMixin:
         filter_form_class = SearchForm
+
+        def apply_object_list_ordering(self, objects):
+            if not ordering:
+                return super().apply_object_list_ordering(objects)
+            return objects.order_by(*by_name(*ordering), "pk")
 
         def get_object_list(self):
             return self.model_class.objects.select_related(*select_related)

@@ -112,7 +112,10 @@ class PriceViewSet(SnippetViewSet):
     ]
     ordering = ["endpoint__model__name", "endpoint__provider__name", "-effective_date"]
     chooser_viewset_class = chooser_viewset_class(
-        ["endpoint__provider__name", "endpoint__model__name"], ("endpoint__provider", "endpoint__model")
+        ["endpoint__provider__name", "endpoint__provider__slug", "endpoint__model__name", "endpoint__model__slug",
+         "endpoint__tier", "currency"],
+        ("endpoint__provider", "endpoint__model"),
+        ordering=["endpoint__provider__name", "endpoint__model__name", "endpoint__tier", "-effective_date"],
     )
     panels = [
         FieldPanel("endpoint"),
