@@ -150,3 +150,24 @@ def test_the_cdn_purge_reaches_the_data_pages_and_every_file_in_both_languages(
     bump_data_generation()
     for path in expected:
         assert any(url.endswith(path) for url in fake_cdn), path
+
+
+def test_the_spanish_data_page_and_files_show_no_english_interface_text(client, demo_site):
+    from tests.po_catalog import read_po
+    from tests.test_i18n_catalog import (
+        PO,
+        english_interface_strings,
+        english_leaks,
+        fallen_back_data,
+        perceived_text,
+        without,
+    )
+
+    strings = english_interface_strings(read_po(PO))
+    data = fallen_back_data()
+    page = client.get(ES + "datos/").text
+    assert english_leaks(without(perceived_text(page, "es"), data), strings) == []
+    header = client.get(ES + "datos/csv/").content.decode().splitlines()[0]
+    assert english_leaks(header, strings) == []
+    # The same check finds the English headers on the English file, or it could never fail.
+    assert english_leaks(client.get(EN + "data/csv/").content.decode().splitlines()[0], strings)
