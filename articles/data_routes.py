@@ -11,6 +11,8 @@ All of them are pages under the language prefix, so the page cache (config/page_
 invalidates them with the article: its key holds the data and page generations.
 """
 
+from functools import wraps
+
 from django.conf import settings
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.utils import translation
@@ -33,23 +35,30 @@ def data_segment(language=None):
     return DATA_SEGMENTS.get(language, DATA_SEGMENTS["en"])
 
 
+def in_page_language(view):
+    """A data route answers only where the article has a version (404 otherwise), under the segment of
+    the page language; the other language's segment redirects permanently to it."""
+
+    @wraps(view)
+    def route(self, request, segment, **kwargs):
+        self._require_language_version(request)
+        right = data_segment()
+        if segment != right:
+            at = request.path.rfind(f"/{segment}/")
+            target = request.path[:at] + f"/{right}/" + request.path[at + len(segment) + 2:]
+            query = request.META.get("QUERY_STRING")
+            return HttpResponsePermanentRedirect(target + (f"?{query}" if query else ""))
+        return view(self, request, **kwargs)
+
+    return route
+
+
 class ArticleDataRoutesMixin:
     def reverse_subpage(self, name, args=None, kwargs=None):
         # `{% routablepageurl page "data_trail" %}` gets the active language's segment without naming it.
         if name in DATA_ROUTES:
             kwargs = {"segment": data_segment(), **(kwargs or {})}
         return super().reverse_subpage(name, args=args, kwargs=kwargs)
-
-    def _wrong_segment(self, request, segment):
-        """A permanent redirect to the page language's segment, or None when `segment` is it."""
-        self._require_language_version(request)
-        right = data_segment()
-        if segment == right:
-            return None
-        at = request.path.rfind(f"/{segment}/")
-        target = request.path[:at] + f"/{right}/" + request.path[at + len(segment) + 2:]
-        query = request.META.get("QUERY_STRING")
-        return HttpResponsePermanentRedirect(target + (f"?{query}" if query else ""))
 
     def data_page_versions(self, request):
         """[{language, path, url}]: the data page in each language the article has a version in."""
@@ -64,11 +73,9 @@ class ArticleDataRoutesMixin:
         return versions
 
     @re_path(rf"^{SEGMENT}/$", name="data_trail")
-    def data_trail(self, request, segment):
+    @in_page_language
+    def data_trail(self, request):
         """Every figure the page shows, with its value, snapshot and source: the provenance trail."""
-        redirect = self._wrong_segment(request, segment)
-        if redirect is not None:
-            return redirect
         versions = self.data_page_versions(request)
         return self.render(
             request,
@@ -81,27 +88,21 @@ class ArticleDataRoutesMixin:
         )
 
     @re_path(rf"^{SEGMENT}/csv/$", name="figures_csv")
-    def figures_csv(self, request, segment):
-        redirect = self._wrong_segment(request, segment)
-        if redirect is not None:
-            return redirect
+    @in_page_language
+    def figures_csv(self, request):
         rows = downloads.body_rows(list(self.body), self.page_data)
         return downloads.csv_response(rows, downloads.file_name(self, _("figures"), "csv"))
 
     @re_path(rf"^{SEGMENT}/json/$", name="figures_json")
-    def figures_json(self, request, segment):
-        redirect = self._wrong_segment(request, segment)
-        if redirect is not None:
-            return redirect
+    @in_page_language
+    def figures_json(self, request):
         rows = downloads.body_rows(list(self.body), self.page_data)
         url = request.build_absolute_uri(self.get_url(request))
         return downloads.json_response(rows, self, url, downloads.file_name(self, _("figures"), "json"))
 
     @re_path(rf"^{SEGMENT}/csv/{BLOCK_ID}/$", name="block_csv")
-    def block_csv(self, request, segment, block_id):
-        redirect = self._wrong_segment(request, segment)
-        if redirect is not None:
-            return redirect
+    @in_page_language
+    def block_csv(self, request, block_id):
         body = list(self.body)
         child = downloads.find_block(body, block_id)
         if child is None:
