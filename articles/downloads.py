@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from benchmarks.metrics import METRICS
 
@@ -187,6 +187,9 @@ def as_json(rows, page, url):
     document = {
         "article": page.title,
         "url": url,
+        "language": (get_language() or "en")[:2],
+        # The credit lines the sources require, as the article prints them (e.g. Artificial Analysis).
+        "attributions": page.attributions(),
         "figures": [row_json(row) for row in rows],
     }
     return json.dumps(document, ensure_ascii=False, indent=1)

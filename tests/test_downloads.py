@@ -85,6 +85,8 @@ def test_the_json_holds_the_same_rows_with_numbers(client, demo_site):
     assert 'filename="fastest-llm-api-figures.json"' in response["Content-Disposition"]
     document = response.json()
     assert document["url"] == "http://testserver/en/fastest-llm-api/"
+    assert document["language"] == "en"
+    assert any("Artificial Analysis" in line for line in document["attributions"])
     figures = document["figures"]
     assert len(figures) == len(rows)
     assert [f["text"] for f in figures] == [r["as printed"] for r in rows]
