@@ -28,7 +28,7 @@ def cdn_configured():
 
 
 def page_urls(pages):
-    """Every cached URL of these pages, in every language (the article and its /data/ page)."""
+    """Every cached URL of these pages, in every language (the article, its data page and its figure files)."""
     urls = []
     for language, _name in settings.LANGUAGES:
         with translation.override(language):

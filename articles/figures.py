@@ -39,6 +39,11 @@ class Figure:
     # that place here; otherwise a figure is identified by its endpoint, metric, row and column.
     slot: str = ""
     extra: dict = field(default_factory=dict)
+    # The number the text prints, at the precision printed, and its unit: what a download offers as a
+    # machine-readable column next to `text`. None where the page prints no single number (a pick, a
+    # sentence, a price pair: the download reads the pair from `price`).
+    value: object = None
+    unit: str = ""
 
     @property
     def key(self):
@@ -77,6 +82,8 @@ class Figure:
 
 def measured_figure(endpoint, metric, text, measurement, *, row, ranking="", position=None, stale=False):
     """A figure printed from one measurement (or a dash where `measurement` is None)."""
+    from .formatting import printed_number
+
     return Figure(
         row=row,
         column=str(metric.label),
@@ -87,6 +94,8 @@ def measured_figure(endpoint, metric, text, measurement, *, row, ranking="", pos
         ranking=ranking,
         position=position,
         stale=stale,
+        value=printed_number(metric, measurement.value) if measurement is not None else None,
+        unit=str(metric.unit),
     )
 
 

@@ -69,6 +69,15 @@ def format_metric(metric, value, lang=None, suffix=True):
     return text + (metric.cell_suffix if suffix else "")
 
 
+def printed_number(metric, value):
+    """The number format_metric prints, as a Decimal (for downloads: "1,693.7 tok/s" -> 1693.7)."""
+    if value is None:
+        return None
+    decimals = significant_decimals(value, metric.significant) if metric.significant else metric.precision
+    number = quantize(value, decimals)
+    return number.normalize() if metric.trim_zeros else number
+
+
 def format_plain(metric, value, lang=None):
     """The value at the metric's display precision, with no unit."""
     if value is None:
@@ -91,6 +100,16 @@ def format_difference(metric, difference, lang=None):
         return (f"+{text}" if pp > 0 else text) + " pp"
     text = format_decimal(difference, metric.precision, lang=lang)
     return f"+{text}" if difference > 0 else text
+
+
+def difference_number(metric, difference):
+    """(number, unit) that format_difference prints: -0.05 s with diff_unit "ms" -> (-50, "ms")."""
+    difference = Decimal(difference)
+    if metric.diff_unit == "ms":
+        return quantize(difference * 1000, 0), "ms"
+    if metric.diff_unit == "pp":
+        return quantize(difference, 1), "pp"
+    return quantize(difference, metric.precision), str(metric.unit)
 
 
 def format_duration(seconds, lang=None, decimals=None):

@@ -14,7 +14,7 @@ from benchmarks.cache import data_generation
 
 from .blocks import ArticleBodyBlock
 from .data import PageData
-from .figures import page_figures
+from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, TranslatorAwarePageForm
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
@@ -83,7 +83,7 @@ class ArticleIndexPage(LanguagePreviewMixin, Page):
         return context
 
 
-class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
+class ArticlePage(LanguagePreviewMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
@@ -139,16 +139,6 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
         self._require_language_version(request)
         return self.render(request)
 
-    @path("data/", name="data_trail")
-    def data_trail(self, request):
-        """Every figure the page shows, with its value, snapshot and source: the provenance trail."""
-        self._require_language_version(request)
-        return self.render(
-            request,
-            template="articles/article_data_trail.html",
-            context_overrides={"figures": page_figures(list(self.body), self.page_data)},
-        )
-
     def publish(self, revision, *args, **kwargs):
         # Publishing saves the page and each of its ~20 source rows; every save re-indexed the whole
         # page for Wagtail's reference index (both bodies' chooser values looked up again each
@@ -165,10 +155,6 @@ class ArticlePage(LanguagePreviewMixin, RoutablePageMixin, Page):
             result = super().publish(revision, *args, **kwargs)
         ReferenceIndex.create_or_update_for_object(type(self).objects.get(pk=self.pk))
         return result
-
-    def get_cached_paths(self):
-        # The data page is cached like the article, so a CDN purge must reach it too.
-        return ["/", "/data/"]
 
     @property
     def updated_at(self):

@@ -37,8 +37,11 @@ from benchmarks.cache import (
 PAGES_GENERATION_KEY = "pages:generation"
 HEADER = "X-Page-Cache"
 # Headers worth keeping in the stored copy (the rest are per-response or added again on the way out).
+# Content-Disposition and X-Robots-Tag: an article's figure downloads (articles/data_routes.py) are
+# cached like its pages and must keep their file name and noindex.
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Security-Policy", "X-Frame-Options",
-                "Referrer-Policy", "X-Content-Type-Options", "Cross-Origin-Opener-Policy")
+                "Referrer-Policy", "X-Content-Type-Options", "Cross-Origin-Opener-Policy",
+                "Content-Disposition", "X-Robots-Tag")
 
 
 def page_generation():

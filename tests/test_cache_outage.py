@@ -28,7 +28,7 @@ PUBLIC_PAGES = [
     "/en/fastest-llm-api/",
     "/en/fastest-llm-api/data/",
     "/es/api-llm-mas-rapida/",
-    "/es/api-llm-mas-rapida/data/",
+    "/es/api-llm-mas-rapida/datos/",
     "/en/glm-5-3-flash-providers/",
     "/sitemap.xml",
 ]

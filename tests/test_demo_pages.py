@@ -67,7 +67,7 @@ def test_data_trail_lists_each_figure_with_snapshot_and_source(client, demo_site
     assert "283.4" in trail.text and f"#{snapshot.pk}" in row
     assert "https://artificialanalysis.ai/models/glm-5-3/providers" in trail.text
     assert "$0.037 / $0.17" in trail.text
-    es = client.get("/es/api-llm-mas-rapida/data/")
+    es = client.get("/es/api-llm-mas-rapida/datos/")
     assert es.status_code == 200 and '<html lang="es">' in es.text
 
 

@@ -35,7 +35,7 @@ def page_text(response):
         ("/en/fastest-llm-api/", AA_ATTRIBUTION),
         ("/en/fastest-llm-api/data/", AA_ATTRIBUTION),
         ("/es/api-llm-mas-rapida/", AA_ATTRIBUTION_ES),
-        ("/es/api-llm-mas-rapida/data/", AA_ATTRIBUTION_ES),
+        ("/es/api-llm-mas-rapida/datos/", AA_ATTRIBUTION_ES),
     ],
 )
 def test_pages_showing_artificial_analysis_figures_credit_it(client, demo_site, url, attribution):

@@ -58,6 +58,7 @@ class BarChartValue(blocks.StructValue):
 
 
 class BarChartBlock(DataBlockMixin, blocks.StructBlock):
+    offers_download = True  # a "Download CSV" link and a …/data/csv/<block id>/ file
     model = model_chooser()
     source = source_chooser(required=False)
     metric = metric_choice(default="output_speed_median")

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import Figure
-from articles.formatting import format_metric
+from articles.formatting import format_metric, printed_number
 from benchmarks.metrics import get_metric
 
 from .base import NAME_STYLE_CHOICES, DataBlockMixin, endpoint_name, localized, metric_choice, source_chooser
@@ -42,6 +42,8 @@ class LeaderboardValue(blocks.StructValue):
                 ranking="leaderboard",
                 position=position,
                 window_hours=hours,
+                value=printed_number(metric, value),  # the average, as printed
+                unit=str(metric.unit),
             )
             rows.append(
                 {
@@ -68,6 +70,7 @@ class LeaderboardValue(blocks.StructValue):
 
 
 class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
+    offers_download = True  # a "Download CSV" link and a …/data/csv/<block id>/ file
     metric = metric_choice(default="output_speed_median")
     source = source_chooser(
         required=False,

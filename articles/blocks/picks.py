@@ -163,6 +163,7 @@ class PickRowBlock(blocks.StructBlock):
 
 
 class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
+    offers_download = True  # a "Download CSV" link and a …/data/csv/<block id>/ file
     caption = blocks.CharBlock(required=False, label=gettext_lazy("caption"))
     rows = blocks.ListBlock(PickRowBlock(), label=gettext_lazy("rows"))
 

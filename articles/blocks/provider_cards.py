@@ -5,7 +5,7 @@ from wagtail import blocks
 from wagtail.snippets.blocks import SnippetChooserBlock
 
 from articles.figures import Figure
-from articles.formatting import format_metric
+from articles.formatting import format_metric, printed_number
 from benchmarks.metrics import get_metric
 
 from .base import DataBlockMixin, metric_choice, model_chooser, source_chooser
@@ -64,6 +64,8 @@ class ProviderCardsValue(blocks.StructValue):
                             row=provider.name, column=label, text=str(text),
                             endpoint=standard.endpoint if standard else None, metric=metric.key,
                             measurements=(standard,) if standard else (), stale=data.is_stale(standard),
+                            value=printed_number(metric, standard.value) if standard else None,
+                            unit=str(metric.unit),
                         ),
                     }
                 )

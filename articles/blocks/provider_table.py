@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import Figure, measured_figure, price_figure
-from articles.formatting import DASH, format_difference, format_metric, format_price_pair
+from articles.formatting import DASH, difference_number, format_difference, format_metric, format_price_pair
 from benchmarks.metrics import get_metric, metric_choices
 from benchmarks.querysets import rank_rows
 
@@ -109,9 +109,10 @@ class ProviderTableValue(blocks.StructValue):
                     difference = (row.value - leader.value) if row is not None and leader is not None else None
                     text = format_difference(metric, difference) if difference is not None else DASH
                     behind = tuple(r for r in (row, leader) if r is not None) if difference is not None else ()
+                    number, unit = difference_number(metric, difference) if difference is not None else (None, "")
                     figure = Figure(
                         row=name, column=column["header"], text=text, endpoint=endpoint,
-                        metric=metric.key, measurements=behind,
+                        metric=metric.key, measurements=behind, value=number, unit=unit,
                     )
                     cells.append({"text": text, "figure": figure})
             name_sources = []
@@ -133,6 +134,7 @@ class ProviderTableValue(blocks.StructValue):
 
 
 class ProviderTableBlock(DataBlockMixin, blocks.StructBlock):
+    offers_download = True  # a "Download CSV" link and a …/data/csv/<block id>/ file
     model = model_chooser()
     source = source_chooser(
         required=False, help_text=gettext_lazy("The benchmark or run to show. Empty: the newest data of any source.")

@@ -147,3 +147,20 @@ def provenance_control(figure):
         date = date_format(moment, "DATE_FORMAT") if moment is not None else ""
     return {"figure": figure, "sources": figure.sources, "date": date, "method": method,
             "is_price": figure.price is not None}
+
+
+@register.inclusion_tag("articles/includes/download_link.html", takes_context=True)
+def download_csv_link(context, caption=""):
+    """"Download CSV" under a table, chart or leaderboard: its figures at …/data/csv/<block id>/.
+
+    Only on the live article: a preview's blocks may not be published yet, and a block rendered on its
+    own (no page, no stream id) has no file.
+    """
+    page, block_id, request = context.get("page"), context.get("id"), context.get("request")
+    if page is None or not block_id or not hasattr(page, "reverse_subpage") or getattr(request, "is_preview", False):
+        return {"url": ""}
+    base = page.get_url(request)
+    if not base:
+        return {"url": ""}
+    url = base.rstrip("/") + "/" + page.reverse_subpage("block_csv", kwargs={"block_id": block_id})
+    return {"url": url, "caption": caption}

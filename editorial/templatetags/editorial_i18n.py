@@ -14,6 +14,9 @@ register = template.Library()
 def page_url_in(context, page, language):
     """The page's URL in `language`; the language's home when the page has no URL (e.g. an unsaved preview)
     or no version in that language (an article without a body there is not served)."""
+    paths = context.get("language_paths")  # a sub-page (the data page) names its own version in each language
+    if paths and language in paths:
+        return paths[language]
     has_body_in = getattr(page, "has_body_in", None)
     if has_body_in is not None and not has_body_in(language):
         return f"/{language}/"

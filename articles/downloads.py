@@ -1,0 +1,219 @@
+"""An article's figures as files a reader downloads (CSV, JSON), as Our World in Data offers with charts.
+
+Read only from the blocks' own declarations (articles.figures): each Figure states the text printed,
+the number it prints (`value`, `unit`), the rows behind it, their snapshots and sources. One file row
+per number: a price pair ("$2.10 / $6.60") becomes an input and an output row read from its Price; a
+figure that prints no single number (a pick, a sentence) keeps an empty value and its printed text.
+
+`value` is the number as the page prints it (an average rounded as shown), with a dot for decimals
+and no grouping in every language; text columns (labels, units, headers) follow the page language.
+"""
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from django.http import HttpResponse
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+
+from benchmarks.metrics import METRICS
+
+from .figures import PRICE, PageFigure, block_label, reads_data
+from .formatting import price_decimals, quantize
+
+# A cell a spreadsheet would read as a formula (OWASP "CSV injection"); a plain number stays a number.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?\Z")
+
+
+def offers_download(block):
+    return getattr(block, "offers_download", False)
+
+
+def safe_cell(text):
+    text = "" if text is None else str(text)
+    if text.startswith(FORMULA_START) and not PLAIN_NUMBER.match(text):
+        return "'" + text
+    return text
+
+
+@dataclass
+class Row:
+    """One number (or one printed text without a number) a block shows, with its provenance."""
+
+    block: str
+    block_id: str
+    figure: str
+    endpoint: object
+    metric: str  # key
+    metric_label: str
+    value: object  # Decimal as printed, or None
+    unit: str
+    text: str
+    dates: list = field(default_factory=list)  # datetimes (snapshots) or dates (a price's effective date)
+    snapshot_ids: list = field(default_factory=list)
+    sources: list = field(default_factory=list)
+    window_hours: int = 0
+    measurements: int = 0
+    stale: bool = False
+
+    @property
+    def based_on(self):
+        if not self.window_hours:
+            return ""
+        return ngettext(
+            "average of %(n)s value over %(hours)s h", "average of %(n)s values over %(hours)s h", self.measurements
+        ) % {"n": self.measurements, "hours": self.window_hours}
+
+
+def number_text(value):
+    return "" if value is None else f"{value:f}"
+
+
+def moment_text(moment):
+    if isinstance(moment, datetime):
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.isoformat()
+
+
+def _price_rows(item, block_id, figure):
+    price = figure.price
+    for label, amount in ((_("input price per 1M tokens"), price.input_per_m),
+                          (_("output price per 1M tokens"), price.output_per_m)):
+        yield Row(
+            block=item.place, block_id=block_id, figure=figure.label, endpoint=figure.endpoint, metric=PRICE,
+            metric_label=label, value=quantize(amount, price_decimals(amount)), unit=price.currency,
+            text=figure.text, dates=[price.effective_date],
+            snapshot_ids=[price.snapshot_id] if price.snapshot_id else [], sources=[price.source],
+            stale=figure.stale,
+        )
+
+
+def figure_rows(item, block_id):
+    """[Row] for one PageFigure."""
+    figure = item.figure
+    if figure.value is None and figure.metric == PRICE and figure.price is not None:
+        return list(_price_rows(item, block_id, figure))
+    metric = METRICS.get(figure.metric)
+    snapshots = sorted(figure.snapshots, key=lambda snapshot: (snapshot.measured_at, snapshot.pk))
+    return [
+        Row(
+            block=item.place, block_id=block_id, figure=figure.label, endpoint=figure.endpoint,
+            metric=figure.metric, metric_label=str(metric.label) if metric else "", value=figure.value,
+            unit=figure.unit if figure.value is not None else "", text=figure.text,
+            dates=[snapshot.measured_at for snapshot in snapshots],
+            snapshot_ids=[snapshot.pk for snapshot in snapshots], sources=figure.sources,
+            window_hours=figure.window_hours, measurements=len(figure.measurements), stale=figure.stale,
+        )
+    ]
+
+
+def body_rows(blocks, data, only=None):
+    """[Row] for every figure of a body (bound stream children), or only of the block with id `only`."""
+    rows = []
+    for index, child in enumerate(blocks):
+        if only is not None and child.id != only:
+            continue
+        if not reads_data(child.block):
+            continue
+        label = block_label(child)
+        for figure in child.block.figures(child.value, data):
+            rows += figure_rows(PageFigure(index, label, figure), child.id or "")
+    return rows
+
+
+def find_block(blocks, block_id):
+    """The body child with this id that offers a download, or None."""
+    return next((child for child in blocks if child.id == block_id and offers_download(child.block)), None)
+
+
+def headers():
+    return [
+        _("block"), _("figure"), _("endpoint"), _("metric"), _("value"), _("unit"), _("as printed"),
+        _("snapshot date"), _("source"), _("source URL"), _("based on"),
+    ]
+
+
+def csv_cells(row):
+    return [
+        row.block, row.figure, str(row.endpoint) if row.endpoint is not None else "", row.metric_label,
+        number_text(row.value), row.unit, row.text, "; ".join(moment_text(moment) for moment in row.dates),
+        "; ".join(str(source) for source in row.sources), "; ".join(source.url for source in row.sources),
+        row.based_on,
+    ]
+
+
+def as_csv(rows):
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")  # RFC 4180
+    writer.writerow([safe_cell(cell) for cell in headers()])
+    for row in rows:
+        writer.writerow([safe_cell(cell) for cell in csv_cells(row)])
+    return buffer.getvalue()
+
+
+def row_json(row):
+    endpoint = row.endpoint
+    return {
+        "block": row.block,
+        "block_id": row.block_id,
+        "figure": row.figure,
+        "endpoint": None if endpoint is None else {
+            "id": endpoint.pk, "name": str(endpoint), "model": endpoint.model.name, "provider": endpoint.provider.name,
+            "tier": endpoint.tier,
+        },
+        "metric": row.metric,
+        "metric_label": row.metric_label,
+        # A JSON number: printed values have few digits, so the float's shortest form is the printed one.
+        "value": None if row.value is None else float(row.value),
+        "unit": row.unit,
+        "text": row.text,
+        "snapshot_dates": [moment_text(moment) for moment in row.dates],
+        "snapshot_ids": row.snapshot_ids,
+        "sources": [{"name": str(source), "url": source.url} for source in row.sources],
+        "window_hours": row.window_hours or None,
+        "based_on": row.based_on,
+        "stale": row.stale,
+    }
+
+
+def as_json(rows, page, url):
+    document = {
+        "article": page.title,
+        "url": url,
+        "language": (get_language() or "en")[:2],
+        # The credit lines the sources require, as the article prints them (e.g. Artificial Analysis).
+        "attributions": page.attributions(),
+        "figures": [row_json(row) for row in rows],
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def file_name(page, suffix, extension):
+    return f"{page.slug}-{slugify(suffix)}.{extension}"
+
+
+def block_file_suffix(child):
+    return f"{block_label(child)}-{(child.id or '')[:8]}"
+
+
+def download_response(content, content_type, filename, as_attachment=True):
+    response = HttpResponse(content, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(as_attachment, filename)
+    # The article is the page to find; its figures' files would only repeat it in search results.
+    response["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def csv_response(rows, filename):
+    return download_response(as_csv(rows), "text/csv", filename)
+
+
+def json_response(rows, page, url, filename):
+    return download_response(as_json(rows, page, url), "application/json", filename, as_attachment=False)

@@ -1,0 +1,222 @@
+"""Readers download an article's figures: every table, chart and leaderboard links to its own CSV, and
+the data page offers the whole article as CSV and JSON. The files hold what the page prints (a
+plain number column next to the printed text), with snapshot dates and sources, and cannot smuggle
+a formula into a spreadsheet."""
+
+import csv
+import datetime
+import io
+import re
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from articles.downloads import safe_cell
+from tests.factories import (
+    EndpointFactory,
+    LanguageModelFactory,
+    ProviderFactory,
+    SnapshotFactory,
+    SourceFactory,
+)
+from tests.figures_support import glm_data, make_article, table
+from tests.pagecheck import squeeze, visible_text
+from tests.test_render_cost import build_article
+
+pytestmark = pytest.mark.django_db
+
+ARTICLE = "/en/fastest-llm-api/"
+ARTICLE_ES = "/es/api-llm-mas-rapida/"
+HEADERS_EN = ["block", "figure", "endpoint", "metric", "value", "unit", "as printed", "snapshot date", "source",
+              "source URL", "based on"]
+LINK = re.compile(r'<p class="download-link"><a href="([^"]+)"')
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+
+
+def read_csv(response):
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+
+
+def printed(page_html):
+    return squeeze(visible_text(page_html))
+
+
+def test_the_article_csv_holds_every_figure_the_page_prints(client, demo_site):
+    page = client.get(ARTICLE).text
+    response = client.get(ARTICLE + "data/csv/")
+    rows = read_csv(response)
+    assert response["Content-Disposition"] == 'attachment; filename="fastest-llm-api-figures.csv"'
+    assert next(csv.reader(io.StringIO(response.content.decode()))) == HEADERS_EN
+    assert len(rows) > 100
+    shown = printed(page)
+    for row in rows:
+        assert squeeze(row["as printed"]) in shown, row
+        if row["as printed"] != "—":  # a dash (not measured) has nothing behind it
+            assert row["source"] and row["source URL"].startswith("https://"), row
+        if row["value"]:  # machine-readable: a plain number whatever the page's separators
+            assert re.fullmatch(r"-?\d+(\.\d+)?", row["value"]), row
+    speed = next(r for r in rows if r["figure"] == "Baseten (Fast) · Output speed" and "GLM-5.3" in r["block"]
+                 and r["endpoint"] == "Baseten (Fast) · GLM-5.3")
+    assert (speed["value"], speed["unit"], speed["as printed"]) == ("283.4", "tokens/s", "283.4")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", speed["snapshot date"])
+    assert speed["source URL"] == "https://artificialanalysis.ai/models/glm-5-3/providers"
+    # A printed price pair is two numbers: input and output per 1M tokens, from the price list.
+    prices = [r for r in rows if r["as printed"] == "$0.037 / $0.17"]
+    assert {(r["metric"], r["value"], r["unit"]) for r in prices} == {
+        ("input price per 1M tokens", "0.037", "USD"), ("output price per 1M tokens", "0.17", "USD")}
+    # The thousands separator the page prints is not in the number column.
+    assert any(r["as printed"] == "1,693.7" and r["value"] == "1693.7" for r in rows)
+
+
+def test_the_json_holds_the_same_rows_with_numbers(client, demo_site):
+    rows = read_csv(client.get(ARTICLE + "data/csv/"))
+    response = client.get(ARTICLE + "data/json/")
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+    assert 'filename="fastest-llm-api-figures.json"' in response["Content-Disposition"]
+    document = response.json()
+    assert document["url"] == "http://testserver/en/fastest-llm-api/"
+    assert document["language"] == "en"
+    assert any("Artificial Analysis" in line for line in document["attributions"])
+    figures = document["figures"]
+    assert len(figures) == len(rows)
+    assert [f["text"] for f in figures] == [r["as printed"] for r in rows]
+    measured = [f for f in figures if f["value"] is not None]
+    assert measured and all(isinstance(f["value"], (int, float)) for f in measured)
+    first = next(f for f in figures if f["text"] == "283.4")
+    assert first["value"] == 283.4 and first["metric"] == "output_speed_median"
+    assert first["sources"][0]["url"] == "https://artificialanalysis.ai/models/glm-5-3/providers"
+    assert first["snapshot_ids"] and first["endpoint"]["provider"] == "Baseten"
+
+
+def test_each_table_and_chart_links_to_a_csv_of_its_own_figures(client, demo_site):
+    page = client.get(ARTICLE).text
+    links = LINK.findall(page)
+    # Picks table, then a provider table and a bar chart per model.
+    assert len(links) == 9 and len(set(links)) == 9
+    assert page.count(">Download CSV<") == 9
+    whole = read_csv(client.get(ARTICLE + "data/csv/"))
+    seen = 0
+    for link in links:
+        assert link.startswith(ARTICLE + "data/csv/")
+        response = client.get(link)
+        rows = read_csv(response)
+        assert rows and len({row["block"] for row in rows}) == 1, link
+        block = rows[0]["block"]
+        assert rows == [row for row in whole if row["block"] == block]
+        assert response["Content-Disposition"].startswith('attachment; filename="fastest-llm-api-')
+        seen += len(rows)
+    chart = read_csv(client.get(links[2]))
+    assert chart[0]["block"].startswith("Bar chart · GLM-5.3")
+    assert seen < len(whole)  # paragraphs' data references are in the article's file only
+
+
+def test_an_unknown_block_has_no_file(client, demo_site):
+    assert client.get(ARTICLE + "data/csv/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def test_a_leaderboard_csv_gives_the_average_the_page_prints_with_every_snapshot(client):
+    model = LanguageModelFactory(name="Kimi K3")
+    source = SourceFactory(publisher="Our probe", title="Kimi K3 plans", url="https://example.com/kimi")
+    plan = EndpointFactory(provider=ProviderFactory(name="Moonshot"), model=model)
+    now = timezone.now()
+    for hours, speed in ((20, "90"), (10, "100"), (2, "111")):
+        SnapshotFactory(source=source, measured_at=now - datetime.timedelta(hours=hours),
+                        values=[(plan, "output_speed_median", speed)], published=True)
+    board = {"metric": "output_speed_median", "models": [{"model": model.pk, "source": source.pk}],
+             "window_hours": 24, "limit": None, "name_style": "short"}
+    page = make_article([{"type": "leaderboard", "value": board}], sources=[source])
+
+    article = client.get(page.url).text
+    [link] = LINK.findall(article)
+    [row] = read_csv(client.get(link))
+    cell = re.search(r'<td class="num"[^>]*>([^<]+)<', article).group(1)
+    assert row["as printed"] == cell == "100.3"  # (90 + 100 + 111) / 3, as printed
+    assert row["value"] == "100.3" and row["unit"] == "tokens/s"
+    assert row["based on"] == "average of 3 values over 24 h"
+    assert len(row["snapshot date"].split("; ")) == 3
+    assert row["source"] == "Our probe · Kimi K3 plans" and row["source URL"] == "https://example.com/kimi"
+    assert client.get(page.url + "data/json/").json()["figures"][0]["value"] == 100.3
+
+
+def test_spanish_downloads_use_spanish_labels_and_plain_numbers(client, demo_site):
+    response = client.get(ARTICLE_ES + "datos/csv/")
+    assert response["Content-Disposition"] == 'attachment; filename="api-llm-mas-rapida-cifras.csv"'
+    assert response["Content-Language"] == "es"
+    header = next(csv.reader(io.StringIO(response.content.decode())))
+    assert header == ["bloque", "cifra", "endpoint", "métrica", "valor", "unidad", "tal como se muestra",
+                      "fecha de la instantánea", "fuente", "URL de la fuente", "basada en"]
+    rows = read_csv(response)
+    shown = printed(client.get(ARTICLE_ES).text)
+    assert all(squeeze(row["tal como se muestra"]) in shown for row in rows)
+    speed = next(r for r in rows if r["valor"] == "283.4" and r["tal como se muestra"] == "283.4")
+    assert speed["métrica"] == "Velocidad de salida" and speed["bloque"].startswith("Tabla de proveedores")
+    assert any(r["métrica"] == "precio de entrada por 1M de tokens" for r in rows)
+    assert client.get(ARTICLE_ES).text.count(">Descargar CSV<") == 9
+    assert LINK.findall(client.get(ARTICLE_ES).text)[0].startswith(ARTICLE_ES + "datos/csv/")
+
+
+@pytest.mark.parametrize(
+    "cell, safe",
+    [
+        ("=HYPERLINK(\"http://evil\")", "'=HYPERLINK(\"http://evil\")"),
+        ("+50 ms", "'+50 ms"),
+        ("-3.7 pp", "'-3.7 pp"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\t=1+1", "'\t=1+1"),
+        ("-3.7", "-3.7"),  # a negative number stays a number
+        ("283.4", "283.4"),
+        ("Baseten", "Baseten"),
+    ],
+)
+def test_cells_that_a_spreadsheet_would_run_are_quoted(cell, safe):
+    assert safe_cell(cell) == safe
+
+
+def test_a_provider_named_like_a_formula_arrives_as_text(client):
+    data = glm_data()
+    evil = EndpointFactory(provider=ProviderFactory(name="=cmd|' /C calc'!A0", slug="evil"), model=data["model"])
+    SnapshotFactory(source=data["source"], values=[(evil, "output_speed_median", "50")], published=True)
+    page = make_article([table(data)], sources=[data["source"]])
+    text = client.get(page.url + "data/csv/").content.decode()
+    cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+    assert not any(cell.startswith(("=", "+", "@")) for cell in cells)
+    assert any(cell.startswith("'=cmd|") for cell in cells)
+
+
+def count_queries(client, url):
+    cache.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200 and response["X-Page-Cache"] == "miss"
+    return len(ctx.captured_queries), response
+
+
+def test_a_csv_costs_the_same_queries_with_5_or_30_providers(client, demo_site, django_assert_max_num_queries):
+    small, large = build_article(demo_site, 5), build_article(demo_site, 30)
+    small_count, small_response = count_queries(client, small.url + "data/csv/")
+    large_count, large_response = count_queries(client, large.url + "data/csv/")
+    assert len(read_csv(large_response)) > 5 * len(read_csv(small_response))
+    assert small_count == large_count
+    json_count, _response = count_queries(client, small.url + "data/json/")
+    cache.clear()
+    with django_assert_max_num_queries(json_count):
+        client.get(large.url + "data/json/")
+
+
+def test_values_keep_the_precision_the_page_prints():
+    from articles.formatting import difference_number, printed_number
+    from benchmarks.metrics import get_metric
+
+    assert printed_number(get_metric("output_speed_median"), Decimal("100.3333")) == Decimal("100.3")
+    assert f"{printed_number(get_metric('accuracy_index'), Decimal('98.60')):f}" == "98.6"
+    assert difference_number(get_metric("ttfc_median"), Decimal("0.05")) == (Decimal("50"), "ms")
