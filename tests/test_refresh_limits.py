@@ -203,6 +203,30 @@ def test_a_run_that_leaves_the_budget_at_the_reserve_schedules_the_next_attempt_
     assert len(fake_upstream.requests) == asked
 
 
+def test_sources_on_one_api_key_share_its_budget(world, fake_upstream):
+    """The free list and the per-provider data of Artificial Analysis spend one key's 100 requests."""
+    reset = int(time.time()) + 3 * 3600
+    fake_upstream.set(
+        AA_FREE_PAGE_1,
+        Reply(body=example("synthetic_aa_language_models_free_page1.json"), headers=budget_headers(3, reset)),
+    )
+    fake_upstream.set(
+        AA_FREE_PAGE_2,
+        Reply(body=example("synthetic_aa_language_models_free_page2.json"), headers=budget_headers(2, reset)),
+    )
+    assert run_refresh(world.aa_free.pk).status == RefreshRun.Status.CHANGED
+
+    other = RefreshConfig.objects.get(source=world.aa_providers)
+    assert other.rate_limit["remaining"] == 2
+    assert other.next_attempt_after == datetime.datetime.fromtimestamp(reset, tz=datetime.UTC)
+    asked = len(fake_upstream.requests)
+    held = run_refresh(world.aa_providers.pk)
+    assert held.status == RefreshRun.Status.FAILED and "request budget is nearly spent" in held.error
+    assert len(fake_upstream.requests) == asked  # not one request on the spent key
+    # Another upstream's key keeps its own budget.
+    assert RefreshConfig.objects.get(source=world.openrouter).rate_limit == {}
+
+
 def test_a_run_stops_before_spending_the_last_requests(world, fake_upstream):
     reset = int(time.time()) + 600
     page = example_json("synthetic_aa_language_models_free_page1.json")

@@ -20,12 +20,12 @@ from ..refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow
 from .adapters import (
     ConfigurationError,
     Deadline,
-    RateLimit,
     RateLimitBudgetSpent,
     RefreshError,
     UpstreamUnavailable,
     get_adapter_class,
 )
+from .budget import newest_budget, record_budget
 from .placement import (
     RunRejected,
     check_values,
@@ -86,7 +86,7 @@ class Refresh:
             validators=validators,
             progress=self.progress,
             deadline=Deadline(settings.REFRESH_RUN_DEADLINE),
-            rate_limit=RateLimit.from_json(config.rate_limit),
+            rate_limit=newest_budget(config),
         )
         try:
             result = self.adapter.fetch()
@@ -378,9 +378,7 @@ class Refresh:
             or (budget.remaining is not None and budget.remaining <= settings.REFRESH_RATE_LIMIT_RESERVE)
         )
         next_attempt = budget.reset if spent and budget.reset and budget.reset > now else None
-        RefreshConfig.objects.filter(pk=self.config.pk).update(
-            rate_limit=budget.as_json(), next_attempt_after=next_attempt
-        )
+        record_budget(self.config, budget, next_attempt)
         if next_attempt is not None:
             note = (
                 f"Request budget: {budget.describe()}; scheduled runs wait until "

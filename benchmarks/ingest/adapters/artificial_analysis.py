@@ -198,6 +198,7 @@ class ArtificialAnalysisAdapter(BaseAdapter):
     refused (403) or answered without providers: the run keeps the free data and says so.
     """
 
+    budget_key = API_KEY_ENV
     name = "artificial_analysis"
     upstream = "artificial_analysis"
 

@@ -145,6 +145,9 @@ class BaseAdapter:
     upstream = ""
     # Adapters that fetch one document can skip the whole run on 304 Not Modified.
     conditional = False
+    # The environment variable of the API key whose request budget this adapter spends ("": none);
+    # sources whose adapters share a key share one budget (ingest/budget.py).
+    budget_key = ""
 
     def __init__(
         self, params, validators=None, progress=None, client_factory=None, deadline=None, rate_limit=None

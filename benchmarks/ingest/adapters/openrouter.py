@@ -128,6 +128,7 @@ class OpenRouterAdapter(BaseAdapter):
 
     name = "openrouter"
     upstream = "openrouter"
+    budget_key = "OPENROUTER_API_KEY"
     conditional = True
 
     @classmethod
