@@ -6,19 +6,20 @@ from django.urls import NoReverseMatch
 from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
-from wagtail.snippets.blocks import SnippetChooserBlock
 
 from benchmarks.metrics import metric_choices
+
+from .choosers import BulkSnippetChooserBlock
 
 BoundChild = namedtuple("BoundChild", ["block", "value"])
 
 
 def model_chooser(**kwargs):
-    return SnippetChooserBlock("benchmarks.LanguageModel", label=kwargs.pop("label", _("model")), **kwargs)
+    return BulkSnippetChooserBlock("benchmarks.LanguageModel", label=kwargs.pop("label", _("model")), **kwargs)
 
 
 def source_chooser(**kwargs):
-    return SnippetChooserBlock("benchmarks.Source", label=kwargs.pop("label", _("source")), **kwargs)
+    return BulkSnippetChooserBlock("benchmarks.Source", label=kwargs.pop("label", _("source")), **kwargs)
 
 
 def metric_choice(**kwargs):
