@@ -68,7 +68,7 @@ def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(c
     assert "3 fuentes" in soup.select_one("p.meta").text
 
 
-def test_the_review_list_says_a_new_source_appeared():
+def test_the_review_list_says_a_new_source_appeared(django_capture_on_commit_callbacks):
     glm = glm_data()
     make_article([table(glm)], sources=[glm["source"], glm["pricing"]], title="GLM page")
     new_source = new_price_source()
@@ -76,7 +76,8 @@ def test_the_review_list_says_a_new_source_appeared():
     Price.objects.create(endpoint=glm["novita"], source=new_source, snapshot=snapshot, currency="USD",
                          input_per_m=Decimal("0.50"), output_per_m=Decimal("2.00"),
                          effective_date=timezone.localdate())
-    snapshot.publish()
+    with django_capture_on_commit_callbacks(execute=True):  # the review runs after the commit
+        snapshot.publish()
     items = FigureChange.objects.filter(change_set__snapshot=snapshot, figure__in=["new source", "fuente nueva"])
     assert {item.language for item in items} == {"en", "es"}
     english = items.get(language="en")
