@@ -45,3 +45,56 @@ def review_after_commit(snapshot_id):
 
     transaction.on_commit(send)
 
+
+# --- figures typed in prose -----------------------------------------------------------------------
+# The check formats every figure the page's models and sources have, per language: it ran on every
+# opening of the editor. It now runs once per revision (and editor language) in a worker; the editor
+# shows what it found, from the cache, and queues it when a revision has not been checked yet.
+TYPED_FIGURES_SECONDS = 30 * 24 * 3600
+PENDING_SECONDS = 300
+
+
+def typed_figures_key(revision_id, language):
+    return f"typed-figures:{revision_id}:{language}"
+
+
+@shared_task(name="reviews.tasks.check_typed_figures")
+def check_typed_figures(revision_id, language="en"):
+    """Store the warnings (in `language`) about figures typed in the prose of a page revision."""
+    from django.core.cache import cache
+    from django.utils import translation
+    from wagtail.models import Revision
+
+    from articles.figure_check import check_page
+    from articles.models import ArticlePage
+
+    revision = Revision.objects.filter(pk=revision_id).first()
+    if revision is None:
+        return None
+    page = revision.as_object()
+    if not isinstance(page, ArticlePage):
+        return None
+    with translation.override(language):
+        warnings = [finding.message() for finding in check_page(page)]
+    cache.set(typed_figures_key(revision_id, language), warnings, TYPED_FIGURES_SECONDS)
+    return len(warnings)
+
+
+def typed_figure_warnings(page, language):
+    """The warnings found in the page's latest revision, or None while they are being looked for
+    (the check is then queued, once). A cache or broker outage shows no warning: it never blocks."""
+    from django.core.cache import cache
+
+    revision_id = page.latest_revision_id
+    if not revision_id:
+        return None
+    key = typed_figures_key(revision_id, language)
+    try:
+        found = cache.get(key)
+        if found is None and cache.add(f"{key}:pending", 1, PENDING_SECONDS):
+            check_typed_figures.delay(revision_id, language)
+            found = cache.get(key)  # a worker running tasks eagerly (tests, development) is done already
+    except Exception as exc:
+        log.warning("typed-figure check of revision %s unavailable: %s", revision_id, exc)
+        return None
+    return found
