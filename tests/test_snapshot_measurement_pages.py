@@ -122,10 +122,14 @@ def test_draft_editor_pages_and_filter(editor_client, endpoints):
     assert form_row_ids(by_model.text) == [m.pk for m in wanted] and len(wanted) == 10
 
 
-def page_form_data(snapshot, rows, extra=()):
+def page_form_data(snapshot, rows, extra=(), deleted=()):
     """The draft editor's POST for a page holding `rows` (measurements), changed as the test wants."""
     forms = [
-        {"id": m.pk, "endpoint": m.endpoint_id, "metric": m.metric, "value": str(m.value)} for m in rows
+        {
+            "id": m.pk, "endpoint": m.endpoint_id, "metric": m.metric, "value": str(m.value),
+            "DELETE": "1" if m in deleted else "",
+        }
+        for m in rows
     ] + [{"id": "", "endpoint": e.pk, "metric": metric, "value": value} for e, metric, value in extra]
     return nested_form_data(
         {
@@ -155,12 +159,19 @@ def test_saving_a_page_changes_its_rows_and_keeps_the_others(editor_client, endp
     assert snapshot.measurements.get(pk=page_two[0].pk).value == Decimal("42.5")
     assert snapshot.measurements.get(pk=rows[0].pk).value == rows[0].value
 
+    # Deleting a row of page 2 deletes that row only.
+    response = editor_client.post(edit_url(snapshot, p=2), page_form_data(snapshot, page_two, deleted=[page_two[1]]))
+    assert response.status_code == 302
+    assert snapshot.measurements.count() == LARGE - 1
+    assert not snapshot.measurements.filter(pk=page_two[1].pk).exists()
+    page_two = [row for row in page_two if row != page_two[1]]
+
     # A new row may not repeat an endpoint and metric stored on another page.
     clash = (rows[0].endpoint, rows[0].metric, "7")
     response = editor_client.post(edit_url(snapshot, p=2), page_form_data(snapshot, page_two, extra=[clash]))
     assert response.status_code == 200
     assert "already has a value of this metric for this endpoint (on another page)" in response.text
-    assert snapshot.measurements.count() == LARGE
+    assert snapshot.measurements.count() == LARGE - 1
 
 
 def test_published_snapshot_form_is_not_built_from_its_rows(editor_client, endpoints):
