@@ -5,6 +5,7 @@ from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import ngettext
 from wagtail.admin.forms import WagtailAdminPageForm
+from wagtail.snippets.widgets import AdminSnippetChooser
 
 
 def missing_citations(stream_value, page_sources, lang):
@@ -28,7 +29,44 @@ class TranslatorAwarePageForm(WagtailAdminPageForm):
             restrict_to_translatable_fields(self, self.for_user, include_formsets=False)
 
 
+class SourceChooser(AdminSnippetChooser):
+    """The source chooser of a page-source row. It shows the chosen source's name, which it would
+    look up once per row (the demo article lists 18 sources) unless the page form hands it the
+    sources of every row, loaded in one query."""
+
+    known = None  # {str(pk): Source}
+
+    def __init__(self, **kwargs):
+        from benchmarks.models import Source
+
+        super().__init__(model=Source, **kwargs)
+
+    def get_instance(self, value):
+        found = (self.known or {}).get(str(value)) if value not in (None, "") else None
+        return found if found is not None else super().get_instance(value)
+
+
 class ArticlePageForm(TranslatorAwarePageForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.load_chosen_sources()
+
+    def load_chosen_sources(self):
+        from benchmarks.models import Source
+
+        formset = getattr(self, "formsets", {}).get("page_sources")
+        if formset is None:
+            return
+        choosers = []
+        for form in formset.forms:
+            field = form.fields.get("source")
+            if field is not None and isinstance(field.widget, SourceChooser):
+                choosers.append((form["source"].value(), field.widget))
+        ids = {str(value) for value, _widget in choosers if str(value or "").isdigit()}
+        known = {str(source.pk): source for source in Source.objects.filter(pk__in=ids)} if ids else {}
+        for _value, widget in choosers:
+            widget.known = known
+
     def clean(self):
         cleaned = super().clean()
         if getattr(self, "is_deferred_validation", False):

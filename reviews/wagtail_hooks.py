@@ -2,6 +2,7 @@
 
 from django.contrib import messages
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import hooks
@@ -67,20 +68,24 @@ def add_figure_review_panel(request, panels):
 
 
 def warn_about_typed_figures(request, page):
-    """A non-blocking message per typed figure in the page as the editor is about to see it."""
-    from articles.figure_check import check_page
+    """A non-blocking message per typed figure in the page as the editor is about to see it.
+
+    The check itself runs in a worker, once per revision (reviews.tasks): opening the editor only
+    reads what it found."""
     from articles.models import ArticlePage
+
+    from .tasks import typed_figure_warnings
 
     if not isinstance(page, ArticlePage):
         return
-    findings = check_page(page)
-    for finding in findings[:EDITOR_WARNINGS_SHOWN]:
-        messages.warning(request, finding.message())
-    if len(findings) > EDITOR_WARNINGS_SHOWN:
+    warnings = typed_figure_warnings(page, translation.get_language() or "en") or []
+    for warning in warnings[:EDITOR_WARNINGS_SHOWN]:
+        messages.warning(request, warning)
+    if len(warnings) > EDITOR_WARNINGS_SHOWN:
         messages.warning(
             request,
             _("%(count)s more typed figures on this page: see the “Figures typed in prose” report.")
-            % {"count": len(findings) - EDITOR_WARNINGS_SHOWN},
+            % {"count": len(warnings) - EDITOR_WARNINGS_SHOWN},
         )
 
 

@@ -4,6 +4,8 @@ import datetime
 from decimal import Decimal
 from itertools import count
 
+from django.test import TestCase
+
 from articles.datarefs.refs import DataRef
 from benchmarks.cache import bump_data_generation
 from benchmarks.models import Measurement, Snapshot
@@ -66,13 +68,15 @@ def glm_values(endpoints, changes=None):
 
 
 def publish_new_snapshot(data, changes=None, hours_later=1):
-    """A refresh: a newer snapshot of the same source, published next to the previous one."""
-    snapshot = SnapshotFactory(
-        source=data["source"],
-        measured_at=data["snapshot"].measured_at + datetime.timedelta(hours=hours_later),
-        values=glm_values(data, changes),
-        published=True,
-    )
+    """A refresh: a newer snapshot of the same source, published next to the previous one (and
+    committed: the review of changed figures runs after the commit)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        snapshot = SnapshotFactory(
+            source=data["source"],
+            measured_at=data["snapshot"].measured_at + datetime.timedelta(hours=hours_later),
+            values=glm_values(data, changes),
+            published=True,
+        )
     bump_data_generation()
     return snapshot
 
@@ -89,7 +93,8 @@ def publish_correction(published, changes, note="re-measured"):
             metric=row.metric,
             value=changes.get((row.endpoint_id, row.metric), row.value),
         )
-    published.publish_correction(draft, note)
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the review runs after the commit
+        published.publish_correction(draft, note)
     bump_data_generation()
     return draft
 

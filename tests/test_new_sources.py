@@ -68,7 +68,7 @@ def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(c
     assert "3 fuentes" in soup.select_one("p.meta").text
 
 
-def publish_price_from_a_new_source():
+def publish_price_from_a_new_source(capture_on_commit):
     glm = glm_data()
     page = make_article([table(glm)], sources=[glm["source"], glm["pricing"]], title="GLM page")
     new_source = new_price_source()
@@ -76,12 +76,13 @@ def publish_price_from_a_new_source():
     Price.objects.create(endpoint=glm["novita"], source=new_source, snapshot=snapshot, currency="USD",
                          input_per_m=Decimal("0.50"), output_per_m=Decimal("2.00"),
                          effective_date=timezone.localdate())
-    snapshot.publish()
+    with capture_on_commit(execute=True):  # the review runs after the commit
+        snapshot.publish()
     return page, snapshot
 
 
-def test_the_review_list_says_a_new_source_appeared():
-    page, snapshot = publish_price_from_a_new_source()
+def test_the_review_list_says_a_new_source_appeared(django_capture_on_commit_callbacks):
+    page, snapshot = publish_price_from_a_new_source(django_capture_on_commit_callbacks)
     items = FigureChange.objects.filter(change_set__snapshot=snapshot, kind=FigureChange.Kind.NEW_SOURCE)
     assert {item.language for item in items} == {"en", "es"}
     english, spanish = items.get(language="en"), items.get(language="es")
@@ -100,8 +101,8 @@ def test_the_review_list_says_a_new_source_appeared():
     assert not FigureChange.objects.exclude(change_set__snapshot=snapshot).filter(kind="new_source").exists()
 
 
-def test_the_review_page_shows_a_new_source_apart_from_changed_values(editor_client):
-    page, snapshot = publish_price_from_a_new_source()
+def test_the_review_page_shows_a_new_source_apart_from_changed_values(editor_client, django_capture_on_commit_callbacks):
+    page, snapshot = publish_price_from_a_new_source(django_capture_on_commit_callbacks)
     soup = BeautifulSoup(editor_client.get("/admin/reviews/changes/").content, "html.parser")
     rows = soup.select('tr[data-kind="new_source"]')
     assert len(rows) == 2  # one per language
@@ -116,10 +117,10 @@ def test_the_review_page_shows_a_new_source_apart_from_changed_values(editor_cli
         assert "New source cited" not in row.text
 
 
-def test_a_spanish_speaking_editor_reads_the_new_source_item_in_spanish(editor_client):
+def test_a_spanish_speaking_editor_reads_the_new_source_item_in_spanish(editor_client, django_capture_on_commit_callbacks):
     from wagtail.users.models import UserProfile
 
-    publish_price_from_a_new_source()
+    publish_price_from_a_new_source(django_capture_on_commit_callbacks)
     user = get_user_model().objects.get(username="editor")
     profile = UserProfile.get_for_user(user)
     profile.preferred_language = "es"
@@ -130,14 +131,14 @@ def test_a_spanish_speaking_editor_reads_the_new_source_item_in_spanish(editor_c
     assert "Añádela en Fuentes" in spanish.text
 
 
-def test_items_stored_before_the_new_kind_become_new_source_items():
+def test_items_stored_before_the_new_kind_become_new_source_items(django_capture_on_commit_callbacks):
     """Items recorded before the kind existed said "new source" in their figure and were values."""
     import importlib
 
     from django.apps import apps
 
     migration = importlib.import_module("reviews.migrations.0004_new_source_review_items")
-    page, snapshot = publish_price_from_a_new_source()
+    page, snapshot = publish_price_from_a_new_source(django_capture_on_commit_callbacks)
     items = FigureChange.objects.filter(kind="new_source")
     old_figures = {"en": "new source", "es": "fuente nueva"}
     for item in items:

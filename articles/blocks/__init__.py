@@ -4,6 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
 
 from .bar_chart import BarChartBlock
+from .choosers import bulk_values
 from .editorial import (
     CallToActionBlock,
     FAQBlock,
@@ -24,6 +25,11 @@ RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code", "datar
 
 
 class ArticleBodyBlock(blocks.StreamBlock):
+    def value_from_datadict(self, data, files, prefix):
+        # Every chooser of the submitted body is looked up in one query per model (see choosers).
+        with bulk_values(self, data, files, prefix):
+            return super().value_from_datadict(data, files, prefix)
+
     heading = HeadingBlock()
     paragraph = DataParagraphBlock(
         features=RICH_TEXT_FEATURES, label=_("Paragraph"), template="articles/blocks/paragraph.html"

@@ -2,22 +2,24 @@
 
 from collections import namedtuple
 
+from django.urls import NoReverseMatch
 from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
-from wagtail.snippets.blocks import SnippetChooserBlock
 
 from benchmarks.metrics import metric_choices
+
+from .choosers import BulkSnippetChooserBlock
 
 BoundChild = namedtuple("BoundChild", ["block", "value"])
 
 
 def model_chooser(**kwargs):
-    return SnippetChooserBlock("benchmarks.LanguageModel", label=kwargs.pop("label", _("model")), **kwargs)
+    return BulkSnippetChooserBlock("benchmarks.LanguageModel", label=kwargs.pop("label", _("model")), **kwargs)
 
 
 def source_chooser(**kwargs):
-    return SnippetChooserBlock("benchmarks.Source", label=kwargs.pop("label", _("source")), **kwargs)
+    return BulkSnippetChooserBlock("benchmarks.Source", label=kwargs.pop("label", _("source")), **kwargs)
 
 
 def metric_choice(**kwargs):
@@ -66,6 +68,29 @@ def missing_fields(block, value, prefix=""):
     return missing
 
 
+def max_rows_block(**kwargs):
+    return blocks.IntegerBlock(
+        required=False,
+        min_value=1,
+        label=_("show at most N rows"),
+        help_text=_("Empty: every row. When rows are cut, the table links to the article's data page."),
+        **kwargs,
+    )
+
+
+def data_page_url(parent_context):
+    """The article's …/data/ page (every figure it shows, with its source), or "" outside an article."""
+    context = parent_context or {}
+    page = context.get("page")
+    if page is None or not hasattr(page, "reverse_subpage"):
+        return ""
+    try:
+        url = page.get_url(request=context.get("request"))
+        return url + page.reverse_subpage("data_trail") if url else ""
+    except NoReverseMatch:
+        return ""
+
+
 class DataBlockMixin:
     """Blocks bound to benchmark data find the page's PageData in their parent context."""
 
@@ -101,6 +126,9 @@ class DataBlockMixin:
         context = super().get_context(value, parent_context=parent_context)
         context["data"] = self.page_data(value, parent_context)
         context.update(self.data_context(value, context["data"]))
+        result = context.get(self.result_name)
+        if isinstance(result, dict) and result.get("hidden_rows"):
+            context["data_page_url"] = data_page_url(parent_context)
         return context
 
     def data_context(self, value, data):

@@ -8,7 +8,15 @@ from articles.figures import Figure
 from articles.formatting import format_metric, printed_number
 from benchmarks.metrics import get_metric
 
-from .base import NAME_STYLE_CHOICES, DataBlockMixin, endpoint_name, localized, metric_choice, source_chooser
+from .base import (
+    NAME_STYLE_CHOICES,
+    DataBlockMixin,
+    endpoint_name,
+    localized,
+    max_rows_block,
+    metric_choice,
+    source_chooser,
+)
 from .provider_cards import ModelSourceBlock
 
 
@@ -26,7 +34,9 @@ class LeaderboardValue(blocks.StructValue):
                     entries.append((row.endpoint, row.value, (row,)))
         sign = -1 if metric.higher_is_better else 1
         entries.sort(key=lambda entry: (sign * entry[1], entry[0].model.name, entry[0].label))
+        total_rows = len(entries)
         if self["limit"]:
+            # Rows cut here print no figure: the data page and the review list only what is shown.
             entries = entries[: self["limit"]]
         rows = []
         for position, (endpoint, value, behind) in enumerate(entries, start=1):
@@ -63,7 +73,14 @@ class LeaderboardValue(blocks.StructValue):
             _("%(metric)s (%(unit)s), %(window)s") % {"metric": metric.label, "unit": metric.unit, "window": window}
         )
         value_heading = localized(self, "value_heading") or str(metric.column_label)
-        return {"rows": rows, "caption": caption, "metric": metric, "value_heading": value_heading}
+        return {
+            "rows": rows,
+            "caption": caption,
+            "metric": metric,
+            "value_heading": value_heading,
+            "total_rows": total_rows,
+            "hidden_rows": total_rows - len(rows),
+        }
 
     def figures(self, data):
         return [row["figure"] for row in self.compute(data)["rows"]]
@@ -83,7 +100,7 @@ class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
         label=gettext_lazy("window (hours)"),
         help_text=gettext_lazy("Average the published values of the last N hours; empty or 0: the latest snapshot."),
     )
-    limit = blocks.IntegerBlock(required=False, min_value=1, label=gettext_lazy("show at most"))
+    limit = max_rows_block()  # named "limit" before it linked to the data page; stored bodies keep the name
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
     value_heading_en = blocks.CharBlock(
         required=False, label=gettext_lazy("value column heading (English)"),

@@ -3,13 +3,13 @@
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
-from wagtail.snippets.blocks import SnippetChooserBlock
 
 from articles.figures import PICK, Figure
 from articles.formatting import format_decimal, format_metric, format_plain
 from benchmarks.metrics import get_metric
 
 from .base import DataBlockMixin, model_chooser, source_chooser
+from .choosers import BulkSnippetChooserBlock
 
 # need key -> (ranking metric, secondary metric shown in the reason)
 PICK_KINDS = {
@@ -143,7 +143,7 @@ class PickRowBlock(blocks.StructBlock):
     need = blocks.ChoiceBlock(choices=PICK_CHOICES, label=gettext_lazy("need"))
     model = model_chooser()
     source = source_chooser(required=False, help_text=gettext_lazy("Leave empty to use the newest data of any source."))
-    compare_with = SnippetChooserBlock(
+    compare_with = BulkSnippetChooserBlock(
         "benchmarks.Endpoint",
         required=False,
         label=gettext_lazy("compare with"),

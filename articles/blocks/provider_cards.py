@@ -2,13 +2,13 @@
 
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
-from wagtail.snippets.blocks import SnippetChooserBlock
 
 from articles.figures import Figure
 from articles.formatting import format_metric, printed_number
 from benchmarks.metrics import get_metric
 
 from .base import DataBlockMixin, metric_choice, model_chooser, source_chooser
+from .choosers import BulkSnippetChooserBlock
 
 
 class ModelSourceBlock(blocks.StructBlock):
@@ -21,7 +21,7 @@ class ModelSourceBlock(blocks.StructBlock):
 
 
 class ProviderCardBlock(blocks.StructBlock):
-    provider = SnippetChooserBlock("benchmarks.Provider", label=gettext_lazy("provider"))
+    provider = BulkSnippetChooserBlock("benchmarks.Provider", label=gettext_lazy("provider"))
     summary = blocks.CharBlock(
         required=False,
         label=gettext_lazy("one-line summary"),

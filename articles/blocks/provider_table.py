@@ -13,6 +13,7 @@ from .base import (
     NAME_STYLE_CHOICES,
     DataBlockMixin,
     endpoint_name,
+    max_rows_block,
     metric_choice,
     model_chooser,
     source_chooser,
@@ -73,6 +74,10 @@ class ProviderTableValue(blocks.StructValue):
         ranked_ids = [row.endpoint_id for row in rank_rows(list(sort_rows.values()), sort_metric)]
         # Endpoints without a value of the sort metric go last, in source order.
         endpoints.sort(key=lambda e: ranked_ids.index(e.pk) if e.pk in ranked_ids else len(ranked_ids))
+        total_rows = len(endpoints)
+        if self.get("max_rows"):
+            # Rows cut here print no figure: the data page and the review list only what is shown.
+            endpoints = endpoints[: self["max_rows"]]
         rows = []
         for position, endpoint in enumerate(endpoints):
             name = endpoint_name(endpoint, self["name_style"])
@@ -127,7 +132,14 @@ class ProviderTableValue(blocks.StructValue):
                     "cells": cells,
                 }
             )
-        return {"columns": columns, "rows": rows, "model": model, "source": source}
+        return {
+            "columns": columns,
+            "rows": rows,
+            "model": model,
+            "source": source,
+            "total_rows": total_rows,
+            "hidden_rows": total_rows - len(rows),
+        }
 
     def figures(self, data):
         return [cell["figure"] for row in self.compute(data)["rows"] for cell in row["cells"]]
@@ -141,6 +153,7 @@ class ProviderTableBlock(DataBlockMixin, blocks.StructBlock):
     )
     columns = blocks.ListBlock(TableColumnBlock(), label=gettext_lazy("columns"))
     sort_metric = metric_choice(label=gettext_lazy("sort by"))
+    max_rows = max_rows_block()
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
     show_api_model = blocks.BooleanBlock(
         required=False, label=gettext_lazy("show the API model identifier (linked to its docs)")

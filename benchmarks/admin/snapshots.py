@@ -12,7 +12,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 from wagtail.admin.filters import DateRangePickerWidget, WagtailFilterSet
-from wagtail.admin.panels import FieldPanel, FieldRowPanel, InlinePanel, MultiFieldPanel, ObjectList
+from wagtail.admin.panels import FieldPanel, FieldRowPanel, MultiFieldPanel, ObjectList
 from wagtail.admin.ui.menus import MenuItem as ListingMenuItem
 from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
@@ -27,11 +27,18 @@ from wagtail.snippets.views.snippets import (
 )
 
 from ..cache import invalidate_after_commit
-from ..metrics import METRICS
 from ..models import Measurement, Price, Snapshot, Source
 
 # --- snapshots ----------------------------------------------------------------------------------
 from .choosers import chooser_viewset_class
+from .snapshot_measurements import (
+    EndpointChooser,
+    MeasurementsPanel,
+    measurement_window,
+    posted_row_ids,
+    restrict_formset,
+    snapshot_rows,
+)
 
 
 class SnapshotPermissionPolicy(ModelPermissionPolicy):
@@ -162,6 +169,22 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
             return ["benchmarks/admin/snapshot_readonly.html"]
         return ["benchmarks/admin/snapshot_edit.html"]
 
+    @cached_property
+    def measurements(self):
+        """The page of measurements on screen (`?p=`, filter); see snapshot_measurements."""
+        return measurement_window(self.object, self.request.GET)
+
+    def get_form(self, form_class=None):
+        form = super().get_form(form_class)
+        if self.read_only:
+            rows = snapshot_rows(self.object).none()  # shown as a table, not as forms
+        elif self.request.method == "POST":
+            # The rows the submitted page carries, whatever page they are on now.
+            rows = snapshot_rows(self.object).filter(pk__in=posted_row_ids(self.request.POST, "measurements"))
+        else:
+            rows = self.measurements.rows
+        return restrict_formset(form, rows)
+
     def post(self, request, *args, **kwargs):
         self.object = self.get_object()
         if self.read_only:
@@ -209,8 +232,11 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
         context["read_only"] = self.read_only
         context["read_only_message"] = read_only_message(snapshot) if self.read_only else ""
         context["superseded_by"] = Snapshot.objects.filter(supersedes=snapshot).first()
+        context["measurements"] = self.measurements
+        if self.request.GET:
+            # Saving a page of rows comes back to the same page and filter.
+            context["action_url"] = f"{context['action_url']}?{self.request.GET.urlencode()}"
         if self.read_only:
-            context["measurements"] = measurement_rows(snapshot)
             context["price_count"] = snapshot.prices.count()
         else:
             # Prices are not inline rows of a snapshot: each links to its own form while this is a draft.
@@ -242,13 +268,6 @@ def read_only_message(snapshot):
         "This snapshot is published and cannot be changed. To fix a figure, create a correction: "
         "a draft copy you edit and publish with a note. This snapshot is then kept, unchanged, as history."
     )
-
-
-def measurement_rows(snapshot):
-    rows = snapshot.measurements.select_related("endpoint__provider", "endpoint__model").order_by(
-        "endpoint__model__name", "endpoint__provider__name", "endpoint__tier", "metric"
-    )
-    return [(row, METRICS.get(row.metric)) for row in rows]
 
 
 class SnapshotActionView(SnapshotUrlsMixin, WagtailAdminTemplateMixin, TemplateView):
@@ -385,11 +404,11 @@ class SnapshotViewSet(SnippetViewSet):
                 heading=_("What was measured and how"),
             ),
             FieldPanel("correction_note"),
-            InlinePanel(
+            MeasurementsPanel(
                 "measurements",
                 heading=_("Measurements"),
                 label=_("Measurement"),
-                panels=[FieldRowPanel([FieldPanel("endpoint"), FieldPanel("metric"), FieldPanel("value")])],
+                panels=[FieldRowPanel([FieldPanel("endpoint", widget=EndpointChooser), FieldPanel("metric"), FieldPanel("value")])],
             ),
         ]
     )

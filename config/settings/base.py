@@ -155,6 +155,10 @@ NUMBER_FORMATS = {"en": {"thousands": ",", "decimal": "."}, "es": {"thousands": 
 FRESHNESS_MAX_AGE_HOURS = {}
 
 WAGTAIL_SITE_NAME = "LLM API Benchmarks"
+# An article's edit form posts one field per block setting: the demo article alone sends about a
+# thousand, Django's default limit, so one more table made publishing fail with "Bad Request (400)".
+# Wagtail recommends raising the limit for long StreamFields.
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 # The admin makes no calls to outside hosts: no release check, no Gravatar.
 WAGTAIL_ENABLE_UPDATE_CHECK = False
 WAGTAIL_GRAVATAR_PROVIDER_URL = None

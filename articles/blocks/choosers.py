@@ -1,0 +1,95 @@
+"""Chooser blocks whose values an article's edit form looks up in bulk, not one by one.
+
+Wagtail's chooser block looks its value up when the form is read (`value_from_form`) and again
+when it is validated (`clean`): two queries per model, source or provider chosen, so publishing
+the demo article cost ~170 such queries and every data block added more. The body block reads
+every chosen id of the submitted form first and loads each model's values in one query
+(`bulk_values`); the chooser blocks take their instances from there.
+"""
+
+import copy
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from wagtail import blocks
+from wagtail.snippets.blocks import SnippetChooserBlock
+
+# {model class: {str(pk): instance}} while a submitted body is read.
+_loaded = ContextVar("chooser_values_loaded", default=None)
+
+# Looked up with what their name (__str__) reads, so the editor's chooser shows it without a query.
+RELATED = {"benchmarks.endpoint": ("provider", "model")}
+
+
+def _queryset(model):
+    return model._default_manager.select_related(*RELATED.get(model._meta.label_lower, ()))
+
+
+class BulkSnippetChooserBlock(SnippetChooserBlock):
+    def bulk_to_python(self, values):
+        related = RELATED.get(self.model_class._meta.label_lower)
+        if not related:
+            return super().bulk_to_python(values)
+        found = _queryset(self.model_class).in_bulk([v for v in values if v is not None])
+        return [found.get(value) for value in values]
+
+    def value_from_form(self, value):
+        loaded = _loaded.get()
+        if loaded is not None and value not in (None, "") and not isinstance(value, self.model_class):
+            instance = loaded.get(self.model_class, {}).get(str(value))
+            if instance is not None:
+                return copy.copy(instance)  # each block its own instance, as bulk_to_python gives
+        return super().value_from_form(value)
+
+    def clean(self, value):
+        if isinstance(value, self.model_class) and getattr(value, "_loaded_with_form", False):
+            # Just loaded from the database for this form: it exists; check only what the field asks.
+            self.field.validate(value)
+            self.field.run_validators(value)
+            return value
+        return super().clean(value)
+
+
+def chosen_ids(block, data, files, prefix, found):
+    """Collect {model class: {raw id}} of every chooser in a submitted block, reading the form keys
+    the way the blocks' `value_from_datadict` will (deleted items are skipped)."""
+    if isinstance(block, blocks.StreamBlock | blocks.ListBlock):
+        try:
+            count = int(data.get(f"{prefix}-count", 0))
+        except (TypeError, ValueError):
+            return
+        for i in range(count):
+            if data.get(f"{prefix}-{i}-deleted"):
+                continue
+            if isinstance(block, blocks.StreamBlock):
+                child = block.child_blocks.get(data.get(f"{prefix}-{i}-type"))
+            else:
+                child = block.child_block
+            if child is not None:
+                chosen_ids(child, data, files, f"{prefix}-{i}-value", found)
+    elif isinstance(block, blocks.StructBlock):
+        for name, child in block.child_blocks.items():
+            chosen_ids(child, data, files, f"{prefix}-{name}", found)
+    elif isinstance(block, BulkSnippetChooserBlock):
+        value = block.field.widget.value_from_datadict(data, files, prefix)
+        if value not in (None, "") and str(value).isdigit():
+            found.setdefault(block.model_class, set()).add(str(value))
+
+
+@contextmanager
+def bulk_values(block, data, files, prefix):
+    """While reading a submitted body: its chosen values, one query per model."""
+    found = {}
+    chosen_ids(block, data, files, prefix, found)
+    loaded = {}
+    for model, ids in found.items():
+        instances = _queryset(model).in_bulk([int(pk) for pk in ids])
+        for instance in instances.values():
+            instance._loaded_with_form = True
+        loaded[model] = {str(pk): instance for pk, instance in instances.items()}
+    token = _loaded.set(loaded)
+    try:
+        yield
+    finally:
+        _loaded.reset(token)
+

@@ -1,0 +1,129 @@
+"""Opening the demo article in the editor, and publishing it from there, costs a bounded number of
+queries, the same when the body holds more data blocks: the values editors chose (models, sources,
+endpoints) are looked up in bulk, not block by block."""
+
+import copy
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from articles.models import ArticlePage
+from benchmarks.models import LanguageModel
+from reviews import tasks
+from tests.admin_forms import form_data
+from tests.page_post_data import stream_post_data
+
+pytestmark = pytest.mark.django_db
+
+EXTRA = 5
+EDIT_BOUND = 90  # measured: 82 with or without the extra blocks (was 154, and 186 with them)
+PUBLISH_BOUND = 900  # measured: 862 and 863 (was 1,357, and 1,968 with them)
+
+
+def edit_url(page):
+    return f"/admin/pages/{page.pk}/edit/"
+
+
+def leaderboard(models, source_id):
+    return {
+        "type": "leaderboard",
+        "value": {
+            "metric": "output_speed_median",
+            "source": source_id,
+            "models": [{"model": model.pk, "source": None} for model in models],
+            "window_hours": None,
+            "limit": None,
+            "name_style": "short",
+            "value_heading_en": "",
+            "value_heading_es": "",
+            "caption_en": "",
+            "caption_es": "",
+        },
+    }
+
+
+def with_more_data_blocks(page, count):
+    """A new draft of the article with `count` more leaderboards and picks tables (copies of its
+    first one, which compares picks with chosen endpoints) in each language's body."""
+    models = list(LanguageModel.objects.order_by("pk"))
+    source_id = page.page_sources.order_by("sort_order").first().source_id
+    for lang in ("en", "es"):
+        field = f"body_{lang}"
+        raw = [dict(item) for item in getattr(page, field).raw_data]
+        picks = next(item for item in raw if item["type"] == "picks_table")
+        for _ in range(count):
+            raw.append(leaderboard(models, source_id))
+            raw.append({"type": "picks_table", "value": copy.deepcopy(picks["value"])})
+        for item in raw:
+            item.pop("id", None)
+        setattr(page, field, raw)
+    page.save_revision()
+    return ArticlePage.objects.get(pk=page.pk)
+
+
+def queries(request):
+    with CaptureQueriesContext(connection) as ctx:
+        response = request()
+    return response, len(ctx.captured_queries)
+
+
+def open_editor(client, page):
+    client.get(edit_url(page))  # sessions, editing-session row, caches
+    response, count = queries(lambda: client.get(edit_url(page)))
+    assert response.status_code == 200
+    return count
+
+
+def publish_from_editor(client, page):
+    """Post the edit form as the browser would, with 'Publish'."""
+    data = form_data(client.get(edit_url(page)).text, "page-edit-form")
+    draft = ArticlePage.objects.get(pk=page.pk).get_latest_revision_as_object()
+    for lang in ("en", "es"):
+        data.update(stream_post_data(getattr(draft, f"body_{lang}"), f"body_{lang}"))
+    data["action-publish"] = "action-publish"
+    response, count = queries(lambda: client.post(edit_url(page), data))
+    assert response.status_code == 302, response.context and response.context["form"].errors
+    return count
+
+
+@pytest.fixture
+def demo_article(demo_site):
+    # Both sides are drafts with one leaderboard: each block type costs its own bulk lookups.
+    return with_more_data_blocks(ArticlePage.objects.get(slug_en="fastest-llm-api"), 1)
+
+
+def test_edit_view_queries_do_not_grow_with_data_blocks(editor_client, demo_article):
+    small = open_editor(editor_client, demo_article)
+    large = open_editor(editor_client, with_more_data_blocks(demo_article, EXTRA))
+    assert small <= EDIT_BOUND and large <= small, (small, large)
+
+
+def test_publishing_from_the_editor_does_not_grow_with_data_blocks(editor_client, demo_article, monkeypatch):
+    # The typed-figure check of the new revision is a worker's job (tests run tasks eagerly).
+    monkeypatch.setattr(tasks.check_typed_figures, "delay", lambda *args: None)
+    small = publish_from_editor(editor_client, demo_article)
+    bigger = with_more_data_blocks(ArticlePage.objects.get(pk=demo_article.pk), EXTRA)
+    large = publish_from_editor(editor_client, bigger)
+    # The same bound, and not a query per added block (the reference index rewrites a row or two
+    # when the set of chosen values changes, so the two counts may differ by that).
+    assert small <= PUBLISH_BOUND and large <= PUBLISH_BOUND and large - small < EXTRA, (small, large)
+    live = ArticlePage.objects.get(pk=demo_article.pk)
+    assert sum(1 for child in live.body_en if child.block_type == "leaderboard") == 1 + EXTRA
+
+
+def test_a_draft_keeps_its_sources_in_order_and_drops_one_deleted_since(editor_client, demo_article):
+    from benchmarks.models import Source
+    from tests.factories import SourceFactory
+
+    page = ArticlePage.objects.get(pk=demo_article.pk)
+    listed = [row.source for row in page.page_sources.order_by("sort_order")]
+    gone = SourceFactory(publisher="Gone", title="removed since the draft")
+    draft = page.get_latest_revision_as_object()
+    draft.page_sources = [*draft.page_sources.all(), type(draft.page_sources.first())(source=gone)]
+    draft.save_revision()
+    Source.objects.filter(pk=gone.pk).delete()  # nothing live refers to it
+
+    reopened = ArticlePage.objects.get(pk=page.pk).get_latest_revision_as_object()
+    assert [row.source for row in reopened.page_sources.all()] == listed
+    assert editor_client.get(edit_url(page)).status_code == 200
