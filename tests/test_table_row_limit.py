@@ -86,4 +86,4 @@ def test_the_spanish_page_says_rows_were_cut_in_spanish(client):
         url = page.get_url()
     html = client.get(url).content.decode()
     assert "Se muestran 2 de 4 filas." in html
-    assert f'href="{url}data/"' in html
+    assert f'href="{url}datos/"' in html  # the data page's Spanish segment
