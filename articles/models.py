@@ -14,6 +14,7 @@ from wagtail.models import Orderable, Page, ReferenceIndex
 from benchmarks.cache import data_generation
 
 from .blocks import ArticleBodyBlock
+from .blocks.choosers import shared_chooser_lookups
 from .data import PageData
 from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
@@ -176,10 +177,17 @@ class ArticlePage(LanguagePreviewMixin, ArticleDataRoutesMixin, RoutablePageMixi
         if getattr(reference_index_auto_update_disabled, "value", False):
             # The caller turned indexing off (a bulk load): leave it off, and its context manager intact.
             return super().publish(revision, *args, **kwargs)
-        with disable_reference_index_auto_update():
-            result = super().publish(revision, *args, **kwargs)
-        ReferenceIndex.create_or_update_for_object(type(self).objects.get(pk=self.pk))
+        with shared_chooser_lookups():
+            with disable_reference_index_auto_update():
+                result = super().publish(revision, *args, **kwargs)
+            ReferenceIndex.create_or_update_for_object(type(self).objects.get(pk=self.pk))
         return result
+
+    def save_revision(self, *args, **kwargs):
+        # Saving a revision re-indexes references too; both bodies then name the same models and
+        # sources block type after block type, so load each chosen object once.
+        with shared_chooser_lookups():
+            return super().save_revision(*args, **kwargs)
 
     @property
     def updated_at(self):

@@ -30,6 +30,26 @@ def test_publish_queries_are_bounded_and_constant_in_endpoints(demo_site):
     assert small <= 150 and large == small, (small, large)
 
 
+def save_and_publish_queries(page):
+    with CaptureQueriesContext(connection) as ctx:
+        page.save_revision().publish()
+    return len(ctx.captured_queries)
+
+
+def test_saving_a_revision_and_publishing_it_stays_within_150_queries_whatever_the_blocks(demo_site):
+    """What an editor's "Publish" costs (both steps): each chosen model or source is loaded once,
+    not once per block type, per language body and per reference-index pass."""
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    base = save_and_publish_queries(page)
+    page = ArticlePage.objects.get(pk=page.pk)
+    for body in (page.body_en, page.body_es):
+        for child in list(body)[:8]:
+            body.append((child.block_type, child.value))  # eight more blocks, same data chosen
+    page.save_revision().publish()
+    more = save_and_publish_queries(ArticlePage.objects.get(pk=page.pk))
+    assert base <= 150 and more <= base + 2, (base, more)
+
+
 def test_published_page_is_still_in_the_usage_index(demo_site):
     page = ArticlePage.objects.get(slug_en="fastest-llm-api")
     ReferenceIndex.objects.filter(object_id=str(page.pk)).delete()

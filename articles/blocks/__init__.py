@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy as _
 from wagtail import blocks
 
 from .bar_chart import BarChartBlock
-from .choosers import bulk_values
+from .choosers import bulk_values, shared_chooser_lookups
 from .editorial import (
     CallToActionBlock,
     FAQBlock,
@@ -29,6 +29,12 @@ class ArticleBodyBlock(blocks.StreamBlock):
         # Every chooser of the submitted body is looked up in one query per model (see choosers).
         with bulk_values(self, data, files, prefix):
             return super().value_from_datadict(data, files, prefix)
+
+    def extract_references(self, value):
+        # Wagtail's reference index converts the body block type by block type, each looking up the
+        # same models and sources again; within one body, load each chosen object once.
+        with shared_chooser_lookups():
+            yield from super().extract_references(value)
 
     heading = HeadingBlock()
     paragraph = DataParagraphBlock(

@@ -16,6 +16,9 @@ from wagtail.snippets.blocks import SnippetChooserBlock
 
 # {model class: {str(pk): instance}} while a submitted body is read.
 _loaded = ContextVar("chooser_values_loaded", default=None)
+# {model class: {pk: instance}} shared by every lookup while a page is saved or published: Wagtail's
+# reference index reads both language bodies, block type by block type, on each save.
+_shared = ContextVar("chooser_lookups_shared", default=None)
 
 # Looked up with what their name (__str__) reads, so the editor's chooser shows it without a query.
 RELATED = {"benchmarks.endpoint": ("provider", "model")}
@@ -27,11 +30,24 @@ def _queryset(model):
 
 class BulkSnippetChooserBlock(SnippetChooserBlock):
     def bulk_to_python(self, values):
+        shared = _shared.get()
         related = RELATED.get(self.model_class._meta.label_lower)
-        if not related:
+        if shared is None and not related:
             return super().bulk_to_python(values)
-        found = _queryset(self.model_class).in_bulk([v for v in values if v is not None])
+        wanted = [value for value in values if value is not None]
+        if shared is None:
+            found = _queryset(self.model_class).in_bulk(wanted)
+        else:
+            # Keyed by str(pk): stored block data may hold an id as a number or as a string.
+            known = shared.setdefault(self.model_class, {})
+            missing = {str(pk) for pk in wanted} - known.keys()
+            if missing:
+                loaded = _queryset(self.model_class).in_bulk(list(missing))
+                known.update({str(pk): instance for pk, instance in loaded.items()})
+                known.update({pk: None for pk in missing - known.keys()})  # gone: not asked again
+            found = {pk: copy.copy(known[str(pk)]) for pk in wanted if known.get(str(pk)) is not None}
         return [found.get(value) for value in values]
+
 
     def value_from_form(self, value):
         loaded = _loaded.get()
@@ -48,6 +64,19 @@ class BulkSnippetChooserBlock(SnippetChooserBlock):
             self.field.run_validators(value)
             return value
         return super().clean(value)
+
+
+@contextmanager
+def shared_chooser_lookups():
+    """Within this block, each chosen object is loaded from the database once (see `_shared`)."""
+    if _shared.get() is not None:
+        yield
+        return
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
 
 
 def chosen_ids(block, data, files, prefix, found):
