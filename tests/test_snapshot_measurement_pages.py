@@ -7,13 +7,13 @@ from decimal import Decimal
 import pytest
 from bs4 import BeautifulSoup
 from django.urls import reverse
-from django.utils import timezone
 from wagtail.test.utils.form_data import inline_formset, nested_form_data
 
 from benchmarks.admin.snapshot_measurements import PAGE_SIZE, ROW_ORDER
 from benchmarks.metrics import METRICS
 from benchmarks.models import Measurement, Snapshot
 
+from .data_admin_support import snapshot_fields
 from .factories import EndpointFactory, LanguageModelFactory, ProviderFactory, SnapshotFactory
 
 SMALL, LARGE = 30, 300
@@ -132,19 +132,7 @@ def page_form_data(snapshot, rows, extra=(), deleted=()):
         for m in rows
     ] + [{"id": "", "endpoint": e.pk, "metric": metric, "value": value} for e, metric, value in extra]
     return nested_form_data(
-        {
-            "source": snapshot.source_id,
-            "workload": snapshot.workload,
-            "effort": snapshot.effort,
-            "concurrency": "",
-            "sample_size": "",
-            "window_start": "",
-            "window_end": "",
-            "measured_at": timezone.localtime(snapshot.measured_at).strftime("%Y-%m-%d %H:%M"),
-            "fetched_at": timezone.localtime(snapshot.fetched_at).strftime("%Y-%m-%d %H:%M"),
-            "correction_note": "",
-            "measurements": inline_formset(forms, initial=len(rows)),
-        }
+        {**snapshot_fields(snapshot, correction_note=""), "measurements": inline_formset(forms, initial=len(rows))}
     )
 
 
