@@ -1,30 +1,18 @@
 """A real Celery worker process, on the local Redis and the test PostgreSQL database, refreshes sources
 from a fake upstream on 127.0.0.1: "Refresh now", a scheduled pass, and a failing upstream."""
 
-import os
-import subprocess
-import sys
 import time
 import uuid
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from benchmarks.ingest.scheduling import enqueue_refresh
 from benchmarks.ingest.tasks import refresh_openrouter
 from benchmarks.models import Measurement, Price, RefreshConfig, RefreshRun, Snapshot
-from config.celery import app
 
 from .refresh_support import AA_GLM_PROVIDERS, AA_KEY, FakeUpstream, Reply, build_world, published_state
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def database_url():
-    s = connection.settings_dict
-    return f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+from .worker_support import celery_worker
 
 
 @pytest.fixture
@@ -43,9 +31,6 @@ def refresh_worker(upstream, tmp_path):
     queue = f"test-refresh-{uuid.uuid4().hex[:8]}"
     log_path = tmp_path / "worker.log"
     env = {
-        **os.environ,
-        "TEST_DATABASE_URL": database_url(),
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "ARTIFICIAL_ANALYSIS_BASE_URL": f"{upstream.url}/api/v2",
         "OPENROUTER_BASE_URL": f"{upstream.url}/api/v1",
         "ARTIFICIAL_ANALYSIS_API_KEY": AA_KEY,
@@ -53,40 +38,8 @@ def refresh_worker(upstream, tmp_path):
         "REFRESH_HTTP_ATTEMPTS": "2",
         "REFRESH_HTTP_BACKOFF": "0",
     }
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "-Q",
-                queue,
-                "--pool=solo",
-                "--without-gossip",
-                "--without-mingle",
-                "-l",
-                "info",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    try:
+    with open(log_path, "w") as log, celery_worker(queue, env, output=log) as proc:
         yield queue, proc, log_path
-    finally:
-        app.conf.task_always_eager = eager
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def wait_for(proc, log_path, condition, what, seconds=60):

@@ -1,47 +1,21 @@
 """A real Celery worker process consumes from the local Redis and writes to the test database."""
 
-import os
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
-from django.db import connection
 
 from benchmarks.ingest.tasks import heartbeat
 from benchmarks.models import WorkerHeartbeat
-from config.celery import app
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def database_url():
-    s = connection.settings_dict
-    return f"postgres://{s['USER'] or 'postgres'}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+from .worker_support import celery_worker
 
 
 @pytest.fixture
 def celery_worker_process():
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    env = {**os.environ, "TEST_DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool=solo",
-         "--without-gossip", "--without-mingle", "-l", "info"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    try:
+    with celery_worker(queue) as proc:
         yield queue, proc
-    finally:
-        app.conf.task_always_eager = eager
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.mark.worker

@@ -1,46 +1,23 @@
 """A real Celery worker consuming the `probes` queue runs one probe cycle end to end."""
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from config.celery import app
 from firstparty.aggregation import aggregate_series_period
 from firstparty.models import RequestRecord
 from firstparty.tasks import dispatch_due_probes
 from tests.fake_openai import Scenario
 from tests.firstparty_support import KEY_ENV, KEY_VALUE, make_config
-from tests.test_worker import database_url
-
-ROOT = Path(__file__).resolve().parent.parent.parent
+from tests.worker_support import celery_worker
 
 
 @pytest.fixture
 def probes_worker():
-    env = {**os.environ, "TEST_DATABASE_URL": database_url(), "DJANGO_SETTINGS_MODULE": "config.settings.test",
-           KEY_ENV: KEY_VALUE, "PROBE_REGION": "worker-region"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "probes", "--pool=solo",
-         "--without-gossip", "--without-mingle", "-l", "info"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False
-    try:
+    with celery_worker("probes", {KEY_ENV: KEY_VALUE, "PROBE_REGION": "worker-region"}) as proc:
         yield proc
-    finally:
-        app.conf.task_always_eager = eager
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def open_transactions_elsewhere():
