@@ -81,8 +81,9 @@ def publish_new_snapshot(data, changes=None, hours_later=1):
     return snapshot
 
 
-def publish_correction(published, changes, note="re-measured"):
-    """A correction: a draft copy with {(endpoint id, metric): value} replaced, published in place of `published`."""
+def publish_correction(published, changes, note="re-measured", bump=True):
+    """A correction: a draft copy with {(endpoint id, metric): value} replaced, published in place of `published`.
+    `bump=False` leaves the data generation as it was, to see a cached copy before the bump the admin makes."""
     draft = Snapshot.objects.create(
         source=published.source, measured_at=published.measured_at, workload="same"
     )
@@ -95,7 +96,8 @@ def publish_correction(published, changes, note="re-measured"):
         )
     with TestCase.captureOnCommitCallbacks(execute=True):  # the review runs after the commit
         published.publish_correction(draft, note)
-    bump_data_generation()
+    if bump:
+        bump_data_generation()
     return draft
 
 

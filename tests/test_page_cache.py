@@ -13,6 +13,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.figures_support import publish_correction
+
 pytestmark = pytest.mark.django_db
 
 ARTICLE = "/en/glm-5-3-flash-providers/"
@@ -108,21 +110,14 @@ def test_publishing_purges_the_cached_page(client, demo_site, django_capture_on_
 
 def test_new_data_purges_article_and_data_page(client, demo_site):
     from benchmarks.cache import bump_data_generation
-    from benchmarks.models import Measurement, Snapshot
+    from benchmarks.models import Measurement
 
     data_page = client.get(ARTICLE + "data/").content
     assert b"+7259 ms" in client.get(ARTICLE).content
     row = Measurement.objects.get(snapshot__status="published", metric="e2e_p99", endpoint__provider__slug="fireworks")
     # Published history is immutable: the change arrives as a correction (published here without the
     # generation bump a correction in the admin makes, to see the cached copy first).
-    original = row.snapshot
-    draft = Snapshot.objects.create(source=original.source, measured_at=original.measured_at)
-    Measurement.objects.bulk_create(
-        Measurement(snapshot=draft, endpoint_id=m.endpoint_id, metric=m.metric,
-                    value=m.value + Decimal("0.1") if m.pk == row.pk else m.value)
-        for m in original.measurements.all()
-    )
-    original.publish_correction(draft, "re-measured")
+    publish_correction(row.snapshot, {(row.endpoint_id, row.metric): row.value + Decimal("0.1")}, bump=False)
     assert b"+7259 ms" in client.get(ARTICLE).content  # same generation: the cached copy
     bump_data_generation()
     assert b"+7359 ms" in client.get(ARTICLE).content
