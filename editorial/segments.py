@@ -1,0 +1,189 @@
+"""Translatable text segments of an object, and the Spanish version derived from its English one.
+
+Only text is translated. A segment is one text leaf of the English content: a translated model
+field (title, summary…) or a CharBlock, TextBlock or RichTextBlock inside a StreamField, found by
+walking the block definitions. Its key names where it sits (``body/<block id>/<child>/<item id>``),
+so it survives reordering. The Spanish StreamField is never edited: it is the English one with
+each text leaf replaced by its translation, so both languages always bind the same data.
+
+A StructBlock child that is a text block but not prose (an anchor id) is listed in the block's
+``Meta.untranslated``; choosers, choices, numbers, URLs and booleans are never segments.
+"""
+
+import copy
+from dataclasses import dataclass
+
+from django.utils.html import strip_tags
+from wagtail import blocks
+from wagtail.fields import RichTextField, StreamField
+
+TEXT_BLOCKS = (blocks.CharBlock, blocks.TextBlock, blocks.RichTextBlock)
+PLAIN = "plain"
+RICH = "rich"
+
+
+@dataclass(frozen=True)
+class Segment:
+    key: str
+    kind: str  # PLAIN or RICH
+    label: str  # where it sits, for people: "Leaderboard 3 › caption"
+    source: str  # the English text
+    order: int = 0
+
+
+def is_blank(text):
+    return not strip_tags(text or "").strip()
+
+
+def _untranslated(block):
+    return set(getattr(block.meta, "untranslated", ()) or ())
+
+
+def _items(raw):
+    """ListBlock items as (key, value): Wagtail stores {"type": "item", "id", "value"}; old data is bare."""
+    for index, item in enumerate(raw or []):
+        if isinstance(item, dict) and item.get("type") == "item" and "value" in item:
+            yield item.get("id") or str(index), item["value"], item
+        else:
+            yield str(index), item, None
+
+
+def _label(block):
+    return str(block.label or block.name or "")
+
+
+def walk(block, raw, path, label):
+    """Yield (key, kind, label, text) for every text leaf of `raw` (the stored JSON of `block`)."""
+    if isinstance(block, TEXT_BLOCKS):
+        if isinstance(raw, str) and not is_blank(raw):
+            yield "/".join(path), RICH if isinstance(block, blocks.RichTextBlock) else PLAIN, label, raw
+        return
+    if isinstance(block, blocks.StreamBlock):
+        for position, child in enumerate(raw or [], start=1):
+            child_block = block.child_blocks.get(child.get("type"))
+            if child_block is not None:
+                yield from walk(
+                    child_block, child.get("value"), path + [child.get("id") or str(position)],
+                    f"{_label(child_block)} {position}",
+                )
+        return
+    if isinstance(block, blocks.ListBlock):
+        for position, (key, value, _item) in enumerate(_items(raw), start=1):
+            yield from walk(block.child_block, value, path + [key], f"{label} › {position}")
+        return
+    if isinstance(block, blocks.StructBlock):
+        skip = _untranslated(block)
+        for name, child in block.child_blocks.items():
+            if name not in skip:
+                yield from walk(child, (raw or {}).get(name), path + [name], f"{label} › {_label(child)}")
+
+
+def field_kind(field):
+    return RICH if isinstance(field, RichTextField) else PLAIN
+
+
+def raw_stream(value):
+    """The stored JSON of a StreamField value (a list), whatever form the attribute holds."""
+    if value is None:
+        return []
+    if hasattr(value, "get_prep_value"):
+        return value.get_prep_value()
+    return list(value)
+
+
+def segments_of(obj, fields, source_language="en"):
+    """The segments of `obj`'s `fields` (modeltranslation field names) in their English text, in order."""
+    found = []
+    for name in fields:
+        field = type(obj)._meta.get_field(name)
+        value = getattr(obj, f"{name}_{source_language}", None)
+        if isinstance(field, StreamField):
+            for key, kind, label, text in walk(field.stream_block, raw_stream(value), [name], ""):
+                found.append(Segment(key, kind, label.strip(" ›"), text, len(found)))
+        elif not is_blank(str(value or "")):
+            found.append(Segment(name, field_kind(field), str(field.verbose_name), str(value), len(found)))
+    return found
+
+
+def derive_stream(block, raw_en, translations, fallback, path):
+    """A deep copy of the English stream JSON with each text leaf replaced by its translation.
+
+    A leaf without one keeps the English text when `fallback` is on, and is emptied otherwise.
+    Returns (raw, how many leaves were translated)."""
+    raw = copy.deepcopy(raw_en)
+    count = 0
+
+    def replace(block, value, path):
+        nonlocal count
+        if isinstance(block, TEXT_BLOCKS):
+            if not isinstance(value, str) or is_blank(value):
+                return value
+            key = "/".join(path)
+            if key in translations:
+                count += 1
+                return translations[key]
+            return value if fallback else ""
+        if isinstance(block, blocks.StreamBlock):
+            for position, child in enumerate(value or [], start=1):
+                child_block = block.child_blocks.get(child.get("type"))
+                if child_block is not None:
+                    child["value"] = replace(child_block, child.get("value"), path + [child.get("id") or str(position)])
+            return value
+        if isinstance(block, blocks.ListBlock):
+            for index, (key, item_value, item) in enumerate(list(_items(value))):
+                new = replace(block.child_block, item_value, path + [key])
+                if item is not None:
+                    item["value"] = new
+                else:
+                    value[index] = new
+            return value
+        if isinstance(block, blocks.StructBlock):
+            skip = _untranslated(block)
+            for name, child in block.child_blocks.items():
+                if name not in skip and isinstance(value, dict) and name in value:
+                    value[name] = replace(child, value[name], path + [name])
+            return value
+        return value
+
+    raw = replace(block, raw, path)
+    return raw, count
+
+
+def align_legacy(block, raw_en, raw_es, path):
+    """Pair each English text leaf with the Spanish text at the same place of a Spanish body written
+    by hand (before the Spanish body was derived): blocks pair by position and type, lists by position.
+    A child `X_en` whose Spanish was kept in a sibling `X_es` takes that. Returns {key: Spanish text}."""
+    found = {}
+
+    def pair(block, en, es, path):
+        if isinstance(block, TEXT_BLOCKS):
+            if isinstance(en, str) and not is_blank(en) and isinstance(es, str) and not is_blank(es):
+                found["/".join(path)] = es
+            return
+        if isinstance(block, blocks.StreamBlock):
+            for position, (child_en, child_es) in enumerate(zip(en or [], es or [], strict=False), start=1):
+                if child_en.get("type") != child_es.get("type"):
+                    continue
+                child_block = block.child_blocks.get(child_en.get("type"))
+                if child_block is not None:
+                    pair(child_block, child_en.get("value"), child_es.get("value"),
+                         path + [child_en.get("id") or str(position)])
+            return
+        if isinstance(block, blocks.ListBlock):
+            for (key, value_en, _i), (_k, value_es, _j) in zip(_items(en), _items(es), strict=False):
+                pair(block.child_block, value_en, value_es, path + [key])
+            return
+        if isinstance(block, blocks.StructBlock) and isinstance(en, dict):
+            es = es if isinstance(es, dict) else {}
+            skip = _untranslated(block)
+            for name, child in block.child_blocks.items():
+                if name in skip:
+                    continue
+                spanish = es.get(name)
+                if name.endswith("_en"):
+                    twin = name[:-3] + "_es"
+                    spanish = es.get(twin) or en.get(twin) or (spanish if spanish != en.get(name) else None)
+                pair(child, en.get(name), spanish, path + [name])
+
+    pair(block, raw_en, raw_es, path)
+    return found
