@@ -12,6 +12,7 @@ from wagtail.fields import RichTextField, StreamField
 from wagtail.models import Orderable, Page, ReferenceIndex
 
 from benchmarks.cache import data_generation
+from editorial.spanish import SpanishFromMemoryMixin
 
 from .blocks import ArticleBodyBlock
 from .blocks.choosers import shared_chooser_lookups
@@ -48,7 +49,7 @@ def in_current_language(articles):
     return [article for article in articles if article.has_body_in(language)]
 
 
-class HomePage(LanguagePreviewMixin, Page):
+class HomePage(SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
@@ -66,7 +67,7 @@ class HomePage(LanguagePreviewMixin, Page):
         return context
 
 
-class ArticleIndexPage(LanguagePreviewMixin, Page):
+class ArticleIndexPage(SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
@@ -85,7 +86,7 @@ class ArticleIndexPage(LanguagePreviewMixin, Page):
         return context
 
 
-class ArticlePage(LanguagePreviewMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
+class ArticlePage(SpanishFromMemoryMixin, LanguagePreviewMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(

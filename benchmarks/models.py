@@ -11,16 +11,18 @@ from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
 from wagtail.models import DraftStateMixin, LockableMixin, RevisionMixin, WorkflowMixin
 
+from editorial.spanish import SpanishFromMemoryMixin
+
 from .immutability import ImmutablePriceError, ImmutableSnapshotError, payload_checksum
 from .metrics import METRICS, metric_choices
 from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
 
 
-class ReviewedTextMixin(WorkflowMixin, DraftStateMixin, LockableMixin, RevisionMixin, models.Model):
-    """Snippets whose reader-facing text goes through the "Spanish review" workflow.
+class ReviewedTextMixin(SpanishFromMemoryMixin, WorkflowMixin, DraftStateMixin, LockableMixin, RevisionMixin, models.Model):
+    """Snippets whose reader-facing text has drafts and revisions; its Spanish comes from the workspace.
 
-    A translator's edit is saved as a revision and submitted; readers see it once an editor
-    approves (publishes) it, exactly like page text.
+    An editor's English edit is a revision like a page's; Spanish text is approved in the
+    translation workspace and rebuilt into each revision (editorial.spanish).
     """
 
     class Meta:

@@ -9,3 +9,6 @@ class EditorialConfig(AppConfig):
 
     def ready(self):
         from . import signals  # noqa: F401  (connects the translation-state tracking)
+        from .panels import drop_spanish_page_panels
+
+        drop_spanish_page_panels()

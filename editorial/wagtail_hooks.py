@@ -9,11 +9,25 @@ from wagtail.models import Page
 
 from .roles import is_translator_only
 from .views import VIEW_PERMISSION, TranslationStatusView
+from .workspace_panel import TranslationsAwaitingReviewPanel
+from .workspace_views import PreviewView, ReviewView, WorkspaceView
+
+OBJECT = "translate/<str:app_label>/<str:model_name>/<int:pk>/"
 
 
 @hooks.register("register_admin_urls")
 def translation_status_urls():
-    return [path("translation-status/", TranslationStatusView.as_view(), name="editorial_translation_status")]
+    return [
+        path("translation-status/", TranslationStatusView.as_view(), name="editorial_translation_status"),
+        path(OBJECT, WorkspaceView.as_view(), name="editorial_workspace"),
+        path(f"{OBJECT}review/", ReviewView.as_view(), name="editorial_workspace_review"),
+        path(f"{OBJECT}preview/", PreviewView.as_view(), name="editorial_workspace_preview"),
+    ]
+
+
+@hooks.register("construct_homepage_panels")
+def translations_awaiting_review(request, panels):
+    panels.append(TranslationsAwaitingReviewPanel(request))
 
 
 class TranslationStatusMenuItem(MenuItem):

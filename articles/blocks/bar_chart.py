@@ -64,11 +64,12 @@ class BarChartBlock(DataBlockMixin, blocks.StructBlock):
     metric = metric_choice(default="output_speed_median")
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
     note = blocks.CharBlock(required=False, label=gettext_lazy("note under the chart"))
+    # "_en" names are kept from when each block held both languages: the Spanish body (derived from
+    # this one, editorial.segments) holds the translated words in the same child.
     caption_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("caption (English)"),
+        required=False, label=gettext_lazy("caption"),
         help_text=gettext_lazy("Empty: “<metric> by provider · <model> (<unit>)”."),
     )
-    caption_es = blocks.CharBlock(required=False, label=gettext_lazy("caption (Spanish)"))
 
     class Meta:
         icon = "table"

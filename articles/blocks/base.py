@@ -30,7 +30,8 @@ NAME_STYLE_CHOICES = [("short", _("Short provider name (Fireworks)")), ("full", 
 
 
 def localized(value, name):
-    """An editor's per-language text (`name_en`, `name_es`) in the page language; English as fallback."""
+    """A block's words (`name_en`). In the Spanish body, derived from the English one, that child holds
+    the translation; code-made values (sentence presets) may still carry a `name_es` of their own."""
     from django.utils.translation import get_language
 
     lang = (get_language() or "en")[:2]

@@ -26,6 +26,7 @@ class HeadingBlock(blocks.StructBlock):
     class Meta:
         icon = "title"
         label = gettext_lazy("Heading")
+        untranslated = ("anchor",)  # an address, the same in both languages (editorial.segments)
         template = "articles/blocks/heading.html"
         value_class = HeadingValue
 

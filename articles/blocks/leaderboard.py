@@ -102,16 +102,16 @@ class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
     )
     limit = max_rows_block()  # named "limit" before it linked to the data page; stored bodies keep the name
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
+    # "_en" names are kept from when each block held both languages: the Spanish body (derived from
+    # this one, editorial.segments) holds the translated words in the same children.
     value_heading_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("value column heading (English)"),
+        required=False, label=gettext_lazy("value column heading"),
         help_text=gettext_lazy("e.g. “Avg tokens/s (24h)”; empty: the metric's column name."),
     )
-    value_heading_es = blocks.CharBlock(required=False, label=gettext_lazy("value column heading (Spanish)"))
     caption_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("caption (English)"),
+        required=False, label=gettext_lazy("caption"),
         help_text=gettext_lazy("Empty: the metric, its unit and the window."),
     )
-    caption_es = blocks.CharBlock(required=False, label=gettext_lazy("caption (Spanish)"))
 
     class Meta:
         icon = "order"

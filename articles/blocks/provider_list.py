@@ -45,12 +45,12 @@ LANGUAGES = ("en", "es")
 
 class SentencePartBlock(blocks.StructBlock):
     field = blocks.ChoiceBlock(choices=column_choices, label=gettext_lazy("figure"))
-    before_en = blocks.CharBlock(required=False, label=gettext_lazy("words before (English)"))
+    # The Spanish body (derived from the English one, editorial.segments) holds the translated words
+    # in these same "_en" children; ready-made sentences (sentence_presets) still carry both languages.
+    before_en = blocks.CharBlock(required=False, label=gettext_lazy("words before"))
     after_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("words after (English)"), help_text=gettext_lazy("e.g. “tokens per second median”")
+        required=False, label=gettext_lazy("words after"), help_text=gettext_lazy("e.g. “tokens per second median”")
     )
-    before_es = blocks.CharBlock(required=False, label=gettext_lazy("words before (Spanish)"))
-    after_es = blocks.CharBlock(required=False, label=gettext_lazy("words after (Spanish)"))
     unit = blocks.ChoiceBlock(choices=UNIT_CHOICES, default="auto", label=gettext_lazy("unit"))
     decimals = blocks.IntegerBlock(
         required=False, min_value=0, max_value=4, label=gettext_lazy("decimals"),
@@ -63,7 +63,7 @@ class SentencePartBlock(blocks.StructBlock):
 
 
 def part_words(part, where, lang):
-    """The part's words in the page language; English where the Spanish ones are left empty."""
+    """The part's words (see base.localized: the Spanish body's `_en` children hold the translation)."""
     words = part.get(f"{where}_{lang}") or part.get(f"{where}_en") or ""
     return words.strip()
 

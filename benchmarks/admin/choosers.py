@@ -3,10 +3,9 @@
 from django import forms
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from wagtail.admin.forms.choosers import BaseFilterForm
-from wagtail.admin.panels import FieldPanel, FieldRowPanel
+from wagtail.admin.panels import FieldPanel
 from wagtail.snippets.views.chooser import ChooseResultsView, ChooseView, SnippetChooserViewSet
 
 from editorial.forms import TranslatorRestrictedSnippetForm
@@ -76,12 +75,12 @@ def chooser_viewset_class(search_fields, select_related=(), ordering=()):
 
 
 def translated_row(name, label):
-    """English and Spanish inputs side by side (wagtail-modeltranslation does not patch viewset panels)."""
-    english = lazy(lambda: _("%(field)s (English)") % {"field": label}, str)()
-    spanish = lazy(lambda: _("%(field)s (Spanish)") % {"field": label}, str)()
-    return FieldRowPanel(
-        [FieldPanel(f"{name}_en", heading=english), FieldPanel(f"{name}_es", heading=spanish)],
+    """The English input only: the Spanish text is written and approved in the translation workspace
+    (editorial.spanish rebuilds the Spanish field of every revision from it)."""
+    return FieldPanel(
+        f"{name}_en",
         heading=label,
+        help_text=_("The Spanish text is written in the translation workspace (Translation status)."),
     )
 
 

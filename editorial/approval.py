@@ -1,0 +1,88 @@
+"""An editor approves a translation draft: its Spanish becomes the approved text and goes live.
+
+Approval changes only Spanish: the live object (its stored row) is saved as a new revision with the
+new Spanish and published, so English waiting in an editor's unpublished draft stays unpublished;
+that draft is then saved again on top, with the new Spanish, so it is still the editor's latest
+work. Chosen "into the draft only", the live object is left alone until the next publish.
+"""
+
+import logging
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import ApprovedSegment, TranslationDraft
+
+logger = logging.getLogger(__name__)
+
+PUBLISH = "publish"
+DRAFT_ONLY = "draft"
+
+
+class ApprovalRefused(Exception):
+    pass
+
+
+def _republish(obj, user, publish):
+    stored = type(obj)._default_manager.get(pk=obj.pk)
+    latest = stored.latest_revision
+    live_revision_id = getattr(stored, "live_revision_id", None)
+    has_draft = bool(stored.has_unpublished_changes and latest is not None and latest.pk != live_revision_id)
+    if publish and stored.live:
+        revision = stored.save_revision(user=user, log_action=True)
+        revision.publish(user=user)
+        if has_draft:
+            # The editor's draft stays their latest revision, now with the approved Spanish.
+            latest.as_object().save_revision(user=latest.user, log_action=False)
+        return revision
+    target = latest.as_object() if latest is not None else stored
+    return target.save_revision(user=user, log_action=True)
+
+
+def approve(obj, draft_id, user, version, mode=PUBLISH):
+    with transaction.atomic():
+        draft = TranslationDraft.objects.select_for_update().select_related("memory").get(pk=draft_id)
+        if draft.status != TranslationDraft.Status.SUBMITTED:
+            raise ApprovalRefused(_("This translation is not awaiting review."))
+        if version != draft.version:
+            raise ApprovalRefused(
+                _("The translator changed this translation after you opened it. Review it again.")
+            )
+        for segment in draft.segments.all():
+            if not segment.text.strip():
+                ApprovedSegment.objects.filter(memory=draft.memory, key=segment.key).delete()
+                continue
+            ApprovedSegment.objects.update_or_create(
+                memory=draft.memory,
+                key=segment.key,
+                defaults={"text": segment.text, "source_text": segment.source_text, "approved_by": user},
+            )
+        draft.status = TranslationDraft.Status.APPROVED
+        draft.reviewed_by = user
+        draft.reviewed_at = timezone.now()
+        draft.save()
+        revision = _republish(obj, user, publish=(mode == PUBLISH))
+    logger.info(
+        "translation draft %s of %s %s approved by %s (%s)",
+        draft.pk, type(obj).__name__, obj.pk, user, mode,
+    )
+    return revision
+
+
+def request_changes(draft_id, user, version, comment):
+    with transaction.atomic():
+        draft = TranslationDraft.objects.select_for_update().get(pk=draft_id)
+        if draft.status != TranslationDraft.Status.SUBMITTED:
+            raise ApprovalRefused(_("This translation is not awaiting review."))
+        if version != draft.version:
+            raise ApprovalRefused(
+                _("The translator changed this translation after you opened it. Review it again.")
+            )
+        draft.status = TranslationDraft.Status.EDITING
+        draft.reviewed_by = user
+        draft.reviewed_at = timezone.now()
+        draft.review_comment = comment
+        draft.version += 1
+        draft.save()
+    return draft

@@ -1,0 +1,260 @@
+"""The translation workspace's rules: segment status, saving a draft, approving it.
+
+A segment is *missing* (no Spanish), *outdated* (its Spanish translates an English text that has
+changed since; the English diff says how), or *up to date*. A draft is saved all or nothing: any
+segment with a broken token, a bad slug or a clash with someone else's edit refuses the save.
+"""
+
+import difflib
+import hashlib
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_unicode_slug
+from django.db import transaction
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from . import richtext_tokens
+from .models import ApprovedSegment, DraftSegment, TranslationDraft
+from .segments import RICH, Segment, is_blank
+from .spanish import english_segments, memory_for
+
+MISSING = "missing"
+OUTDATED = "outdated"
+UP_TO_DATE = "up_to_date"
+STATUS_LABELS = {
+    MISSING: _("Missing"),
+    OUTDATED: _("Outdated"),
+    UP_TO_DATE: _("Up to date"),
+}
+
+
+def text_hash(text):
+    return hashlib.sha256((text or "").encode()).hexdigest()[:16]
+
+
+def word_diff(old, new):
+    """HTML marking words removed from `old` (<del>) and added in `new` (<ins>)."""
+    old_words, new_words = (old or "").split(), (new or "").split()
+    parts = []
+    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=old_words, b=new_words).get_opcodes():
+        if op == "equal":
+            parts.append(escape(" ".join(old_words[a1:a2])))
+            continue
+        if a2 > a1:
+            parts.append(f"<del>{escape(' '.join(old_words[a1:a2]))}</del>")
+        if b2 > b1:
+            parts.append(f"<ins>{escape(' '.join(new_words[b1:b2]))}</ins>")
+    return mark_safe(" ".join(parts))
+
+
+@dataclass
+class SegmentRow:
+    index: int
+    segment: Segment
+    approved: ApprovedSegment | None
+    draft: DraftSegment | None
+    elements: dict = field(default_factory=dict)
+    english_shown: str = ""
+
+    @property
+    def key(self):
+        return self.segment.key
+
+    @property
+    def text(self):
+        """The Spanish the translator works on: the draft's, else the approved one (stored form)."""
+        if self.draft is not None:
+            return self.draft.text
+        return self.approved.text if self.approved else ""
+
+    @property
+    def based_on(self):
+        if self.draft is not None:
+            return self.draft.source_text
+        return self.approved.source_text if self.approved else ""
+
+    @property
+    def status(self):
+        if is_blank(self.text):
+            return MISSING
+        if self.based_on != self.segment.source:
+            return OUTDATED
+        return UP_TO_DATE
+
+    @property
+    def status_label(self):
+        return STATUS_LABELS[self.status]
+
+    @property
+    def changed_in_draft(self):
+        return self.draft is not None and self.draft.text != (self.approved.text if self.approved else "")
+
+    @property
+    def is_rich(self):
+        return self.segment.kind == RICH
+
+    @property
+    def text_shown(self):
+        """The Spanish with the English's tokens in place of its figures and link targets."""
+        text = self.text
+        if not self.is_rich:
+            return text
+        for token, element in self.elements.items():
+            text = text.replace(element, token, 1)
+        return text
+
+    @property
+    def seen(self):
+        return text_hash(self.text)
+
+    @property
+    def english_diff(self):
+        return word_diff(self.based_on, self.segment.source) if self.status == OUTDATED else ""
+
+
+def open_draft(memory):
+    return memory.drafts.exclude(status=TranslationDraft.Status.APPROVED).first()
+
+
+def current_english(obj):
+    """The English being translated: the newest revision (an editor's unpublished draft counts)."""
+    latest = getattr(obj, "get_latest_revision_as_object", None)
+    return latest() if latest is not None else obj
+
+
+def workspace_rows(obj, memory=None, draft=None):
+    memory = memory or memory_for(obj)
+    approved = {segment.key: segment for segment in memory.segments.all()}
+    drafted = {segment.key: segment for segment in draft.segments.all()} if draft else {}
+    rows = []
+    for index, segment in enumerate(english_segments(current_english(obj))):
+        row = SegmentRow(index, segment, approved.get(segment.key), drafted.get(segment.key))
+        if row.is_rich:
+            row.english_shown, row.elements = richtext_tokens.tokenize(segment.source)
+        else:
+            row.english_shown = segment.source
+        rows.append(row)
+    return rows
+
+
+def filter_rows(rows, status):
+    if status in (MISSING, OUTDATED, UP_TO_DATE):
+        return [row for row in rows if row.status == status]
+    return rows
+
+
+class DraftRefused(Exception):
+    def __init__(self, errors):
+        super().__init__(errors)
+        self.errors = errors  # {segment index: [messages]}
+
+
+def _clean_text(row, posted):
+    """The stored form of a posted translation, or a list of problems."""
+    posted = (posted or "").replace("\r\n", "\n").strip()
+    if not posted:
+        return "", []
+    if row.is_rich:
+        problems = richtext_tokens.check(posted, row.elements)
+        return (richtext_tokens.restore(posted, row.elements), []) if not problems else (None, problems)
+    if row.key == "slug":
+        try:
+            validate_unicode_slug(posted)
+        except ValidationError as error:
+            return None, list(error.messages)
+    return posted, []
+
+
+def save_draft(obj, user, posted, submit=False):
+    """Write the segments the user changed into the open draft (created if none). `posted` maps a row
+    index to (text, seen hash, confirmed). Refuses everything if any segment is wrong or clashes."""
+    memory = memory_for(obj)
+    with transaction.atomic():
+        draft = open_draft(memory)
+        if draft is not None:
+            draft = TranslationDraft.objects.select_for_update().get(pk=draft.pk)
+        rows = workspace_rows(obj, memory, draft)
+        errors, writes = {}, []
+        for row in rows:
+            if row.index not in posted:
+                continue
+            text, seen, confirmed = posted[row.index]
+            cleaned, problems = _clean_text(row, text)
+            if problems:
+                errors[row.index] = problems
+                continue
+            changed = cleaned != row.text
+            if not changed and not (confirmed and row.status == OUTDATED):
+                continue
+            if seen != row.seen:
+                errors[row.index] = [
+                    _("Someone else changed this segment while you were editing it. Their text is shown now; "
+                      "make your change again.")
+                ]
+                continue
+            writes.append((row, cleaned))
+        if errors:
+            raise DraftRefused(errors)
+        if draft is None and (writes or submit):
+            draft = TranslationDraft.objects.create(memory=memory, created_by=user, updated_by=user, version=0)
+        if draft is None:
+            return None
+        for row, cleaned in writes:
+            DraftSegment.objects.update_or_create(
+                draft=draft,
+                key=row.key,
+                defaults={
+                    "text": cleaned,
+                    "source_text": row.segment.source,
+                    "base_text": row.approved.text if row.approved else "",
+                },
+            )
+        draft.version += 1
+        draft.updated_by = user
+        if submit:
+            if not draft.segments.exists():
+                raise DraftRefused({None: [_("There is nothing to submit: no segment was changed.")]})
+            draft.status = TranslationDraft.Status.SUBMITTED
+            draft.submitted_at = timezone.now()
+            draft.review_comment = ""
+        draft.save()
+        return draft
+
+
+@dataclass
+class ReviewRow:
+    key: str
+    label: str
+    english: str
+    old: str
+    new: str
+
+    @property
+    def diff(self):
+        return word_diff(self.old, self.new)
+
+
+def review_rows(obj, draft):
+    """Each drafted segment: the English beside the old (approved) and new (draft) Spanish."""
+    memory = draft.memory
+    approved = {segment.key: segment for segment in memory.segments.all()}
+    labels = {segment.key: segment.label for segment in english_segments(current_english(obj))}
+    rows = []
+    for segment in draft.segments.order_by("pk"):
+        old = approved.get(segment.key)
+        if old is not None and old.text == segment.text and old.source_text == segment.source_text:
+            continue
+        rows.append(
+            ReviewRow(
+                key=segment.key,
+                label=labels.get(segment.key, segment.key),
+                english=segment.source_text,
+                old=old.text if old else "",
+                new=segment.text,
+            )
+        )
+    return rows
