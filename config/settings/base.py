@@ -120,6 +120,9 @@ MODELTRANSLATION_LANGUAGES = ("en", "es")
 # Fallback rules (documented in README): interface-less data fields fall back to English;
 # page content does not (see articles/translation.py), so a missing Spanish body is visible.
 MODELTRANSLATION_FALLBACK_LANGUAGES = {"default": ("en",)}
+# Within a Spanish body that has approved text, a segment not translated yet shows its English text
+# (False: empty). A body with no approved text at all stays empty either way (docs/translation.md).
+TRANSLATION_SEGMENT_FALLBACK = env_bool("TRANSLATION_SEGMENT_FALLBACK", True)
 WAGTAIL_I18N_ENABLED = False
 
 # Content-Security-Policy (django-csp) for the pages and the admin: everything from our own origin;
