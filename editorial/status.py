@@ -117,7 +117,7 @@ class StatusRow:
         return True
 
 
-def _objects(model):
+def translated_objects(model):
     if issubclass(model, Page):
         # An alias copies its original's content (Spanish included) whenever the original is published.
         return model._default_manager.filter(alias_of__isnull=True).order_by("path")
@@ -168,7 +168,7 @@ def translation_backlog(user):
     pages, snippets = [], []
     for model in models:
         content_type_id = content_types[model].pk
-        for obj in _objects(model):
+        for obj in translated_objects(model):
             memory_id = memories.get((content_type_id, obj.pk))
             row = object_status(
                 obj,
