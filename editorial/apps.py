@@ -8,7 +8,6 @@ class EditorialConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import signals  # noqa: F401  (connects the translation-state tracking)
         from .panels import drop_spanish_page_panels
 
         drop_spanish_page_panels()

@@ -8,9 +8,9 @@ from wagtail.admin.menu import MenuItem
 from wagtail.models import Page
 
 from .roles import is_translator_only
-from .views import VIEW_PERMISSION, TranslationStatusView
+from .views import TranslationStatusView
 from .workspace_panel import TranslationsAwaitingReviewPanel
-from .workspace_views import PreviewView, ReviewView, WorkspaceView
+from .workspace_views import TRANSLATE_PERMISSION, PreviewView, ReviewView, WorkspaceView
 
 OBJECT = "translate/<str:app_label>/<str:model_name>/<int:pk>/"
 
@@ -31,8 +31,9 @@ def translations_awaiting_review(request, panels):
 
 
 class TranslationStatusMenuItem(MenuItem):
+    # Translators and editors: the status view is where a translator starts.
     def is_shown(self, request):
-        return request.user.has_perm(VIEW_PERMISSION)
+        return request.user.has_perm(TRANSLATE_PERMISSION)
 
 
 @hooks.register("register_admin_menu_item")

@@ -1,15 +1,18 @@
-"""The admin's translation status: what lacks Spanish, and what was translated from older English."""
+"""The admin's translation status, counted in segments: what has no approved Spanish, what translates
+an older English, what Spanish readers see in English, and which translation drafts are open."""
 
 import pytest
+from bs4 import BeautifulSoup
 from django.contrib.auth.models import Group, Permission
 from django.test import Client
-from django.urls import reverse
 from wagtail.models import Page
 
 from benchmarks.models import Provider, Source
+from editorial.models import TranslationDraft
 from editorial.roles import EDITORS, TRANSLATORS
+from editorial.spanish import memory_for
+from editorial.workspace_views import workspace_url
 
-from .admin_forms import form_data
 from .bilingual_pages import build_small_site, paragraphs, publish_article
 
 STATUS_URL = "/admin/translation-status/"
@@ -39,36 +42,51 @@ def editor_client_in_group(db, django_user_model):
     return _client_in(django_user_model, "editor-group", EDITORS)
 
 
-def _rows(client):
-    """{data-object: (problem, row text)} of the status table."""
-    from bs4 import BeautifulSoup
-
-    response = client.get(STATUS_URL)
+def _soup(client, query=""):
+    response = client.get(STATUS_URL + query)
     assert response.status_code == 200
-    soup = BeautifulSoup(response.text, "html.parser")
-    return {
-        row["data-object"]: (row["data-problem"], " ".join(row.get_text(" ").split()), row.find("a"))
-        for row in soup.select("table.translation-status tbody tr")
-    }
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def _rows(client, query=""):
+    """{data-object: row facts} of the status table."""
+    rows = {}
+    for tr in _soup(client, query).select("table.translation-status tbody tr"):
+        rows[tr["data-object"]] = {
+            "missing": int(tr["data-missing"]),
+            "outdated": int(tr["data-outdated"]),
+            "shown": int(tr["data-english-shown"]),
+            "draft": tr["data-draft"],
+            "text": " ".join(tr.get_text(" ").split()),
+            "translate": tr.select_one("a.button.translate"),
+            "review": tr.select_one("a.button.review"),
+        }
+    return rows
 
 
 def _key(obj):
-    return f"{obj._meta.verbose_name}:{obj.pk}"
+    return f"{obj._meta.model_name}:{obj.pk}"
 
 
-def _republish(page, **values):
+def _publish_english(page, body=None, **values):
+    """Publish an editor's English change; `body` edits the live English body's raw blocks in place."""
     page = Page.objects.get(pk=page.pk).specific
+    if body is not None:
+        raw = [dict(block) for block in page.body_en.raw_data]
+        body(raw)
+        page.body_en = raw
     for name, value in values.items():
         setattr(page, name, value)
     page.save_revision().publish()
-    return page
+    return Page.objects.get(pk=page.pk).specific
 
 
-def test_translators_see_the_status_menu_and_view_others_do_not(
-    small_site, translator_client, django_user_model
+def test_translators_and_editors_see_the_status_menu_and_view_others_do_not(
+    small_site, translator_client, editor_client_in_group, django_user_model
 ):
-    assert translator_client.get(STATUS_URL).status_code == 200
-    assert "Translation status" in translator_client.get("/admin/").text
+    for client in (translator_client, editor_client_in_group):
+        assert client.get(STATUS_URL).status_code == 200
+        assert "Translation status" in client.get("/admin/").text
     outsider = django_user_model.objects.create_user("outsider", "o@example.com", "pw-not-used-123")
     outsider.user_permissions.add(Permission.objects.get(codename="access_admin"))
     client = Client()
@@ -78,98 +96,129 @@ def test_translators_see_the_status_menu_and_view_others_do_not(
     assert response.status_code in (302, 403) and "Translation status" not in response.text
 
 
-def test_page_without_spanish_body_is_listed_with_a_link_to_edit_it(small_site, translator_client):
-    complete = Page.objects.get(slug_en="guide")
+def test_untranslated_article_lists_its_missing_segments_with_a_translate_link(small_site, translator_client):
     untranslated = publish_article(
         small_site,
         "untranslated",
         title_en="Only in English",
         title_es="Solo en inglés",
-        body_en=paragraphs("English body."),
+        body_en=paragraphs("First English paragraph.", "Second English paragraph."),
     )
     rows = _rows(translator_client)
-    assert _key(complete.specific) not in rows
-    problem, text, link = rows[_key(untranslated)]
-    assert problem == "missing"
-    assert "Only in English" in text and "body" in text
-    assert link["href"] == reverse("wagtailadmin_pages:edit", args=[untranslated.pk])
+    assert _key(Page.objects.get(slug_en="guide").specific) not in rows
+    assert _key(small_site.specific) not in rows
+    row = rows[_key(untranslated)]
+    # The Spanish slug and both paragraphs; the title has Spanish. A body without any Spanish is no
+    # Spanish version at all, so nothing is shown in English.
+    assert (row["missing"], row["outdated"], row["shown"], row["draft"]) == (3, 0, 0, "")
+    assert "Only in English" in row["text"]
+    assert row["translate"].get_text(strip=True) == "Translate"
+    assert row["translate"]["href"] == workspace_url(untranslated)
+    assert row["review"] is None
 
 
-def test_english_change_after_spanish_lists_page_until_spanish_is_saved(small_site, translator_client):
+def test_english_publish_makes_segments_outdated_and_new_blocks_show_english(
+    small_site, translator_client, settings
+):
     guide = Page.objects.get(slug_en="guide").specific
+
+    def edit(raw):
+        raw[0]["value"] = "<p>Every figure has a dated source.</p>"
+        raw.append({"type": "paragraph", "value": "<p>A new English paragraph.</p>"})
+
+    guide = _publish_english(guide, body=edit)
+    row = _rows(translator_client)[_key(guide)]
+    assert (row["missing"], row["outdated"], row["shown"]) == (1, 1, 1)
+    # What the status counts is what a Spanish reader gets: the new paragraph in English.
+    assert "A new English paragraph." in str(guide.body_es.raw_data)
+
+    settings.TRANSLATION_SEGMENT_FALLBACK = False
+    soup = _soup(translator_client)
+    assert "English shown" not in soup.select_one("table.translation-status thead").get_text()
+    assert _rows(translator_client)[_key(guide)]["shown"] == 0
+    settings.TRANSLATION_SEGMENT_FALLBACK = True
+
+    # Reverting the English makes the approved Spanish right again.
+    def revert(raw):
+        raw[0]["value"] = "<p>Every figure has a source.</p>"
+
+    _publish_english(guide, body=revert)
+    row = _rows(translator_client)[_key(guide)]
+    assert (row["missing"], row["outdated"], row["shown"]) == (1, 0, 1)
+
+
+def test_an_unpublished_english_draft_does_not_count_until_it_is_published(small_site, translator_client):
+    guide = Page.objects.get(slug_en="guide").specific
+    guide.title_en = "Reading the tables, revised"
+    guide.save_revision()
     assert _key(guide) not in _rows(translator_client)
-
-    _republish(guide, body_en=paragraphs("Every figure has a dated source."))
-    problem, text, _link = _rows(translator_client)[_key(guide)]
-    assert problem == "outdated"
-    assert "body" in text and "summary" not in text
-
-    # Reverting the English makes the old Spanish right again.
-    _republish(guide, body_en=paragraphs("Every figure has a source."))
-    assert _key(guide) not in _rows(translator_client)
-
-    _republish(guide, body_en=paragraphs("Every figure has a dated source."))
-    assert _key(guide) in _rows(translator_client)
-    _republish(guide, body_es=paragraphs("Cada cifra tiene una fuente fechada."))
-    assert _key(guide) not in _rows(translator_client)
-
-
-def test_status_follows_the_admin_workflow(small_site, translator_client, editor_client_in_group):
-    """Editor changes the English title; the translator's Spanish counts once the editor approves it."""
-    home = small_site
-    edit_url = reverse("wagtailadmin_pages:edit", args=[home.pk])
-
-    data = form_data(editor_client_in_group.get(edit_url).text, "page-edit-form")
-    data.update(title_en="Measured LLM API benchmarks", **{"action-publish": "1"})
-    assert editor_client_in_group.post(edit_url, data).status_code == 302
-    problem, text, _link = _rows(translator_client)[_key(home.specific)]
-    assert problem == "outdated" and "title" in text
-
-    data = form_data(translator_client.get(edit_url).text, "page-edit-form")
-    data.update(title_es="Benchmarks medidos de APIs de LLM", **{"action-submit": "1"})
-    assert translator_client.post(edit_url, data).status_code == 302
-    # Submitted, not yet published: still listed, marked as in review.
-    _problem, text, _link = _rows(translator_client)[_key(home.specific)]
-    assert "in review" in text
-
-    page = Page.objects.get(pk=home.pk)
-    approve = reverse(
-        "wagtailadmin_pages:workflow_action", args=[page.pk, "approve", page.current_workflow_task_state.pk]
-    )
-    assert editor_client_in_group.post(approve).status_code == 302
-    assert _key(home.specific) not in _rows(translator_client)
+    Page.objects.get(pk=guide.pk).specific.get_latest_revision().publish()
+    assert _rows(translator_client)[_key(guide)]["outdated"] == 1
 
 
 def test_snippets_missing_or_outdated_spanish(db, translator_client):
-    provider = Provider.objects.create(
-        name="Acme", slug="acme", description_en="Fast GPUs.", description_es=""
-    )
-    done = Provider.objects.create(
-        name="Beta", slug="beta", description_en="Cheap.", description_es="Barato."
-    )
+    provider = Provider.objects.create(name="Acme", slug="acme", description_en="Fast GPUs.", description_es="")
+    done = Provider.objects.create(name="Beta", slug="beta", description_en="Cheap.", description_es="Barato.")
     source = Source.objects.create(
-        title_en="Provider benchmarks",
-        title_es="Benchmarks de proveedores",
-        publisher="AA",
-        url="https://example.com/",
+        title_en="Provider benchmarks", title_es="Benchmarks de proveedores", publisher="AA", url="https://example.com/"
     )
     rows = _rows(translator_client)
-    assert rows[_key(provider)][0] == "missing"
+    assert rows[_key(provider)]["missing"] == 1
     assert _key(done) not in rows and _key(source) not in rows
 
     source.attribution_en = "Data: AA"
     source.save()
-    assert _rows(translator_client)[_key(source)][0] == "missing"
-    source.attribution_es = "Datos: AA"
-    source.save()
-    assert _key(source) not in _rows(translator_client)
+    assert (_rows(translator_client)[_key(source)]["missing"]) == 1
 
+    memory_for(done)  # its memory holds the Spanish written for "Cheap."
     done.description_en = "Cheapest per token."
     done.save()
-    assert _rows(translator_client)[_key(done)][0] == "outdated"
-    done.description_es = "El más barato por token."
-    done.save()
-    assert _key(done) not in _rows(translator_client)
+    row = _rows(translator_client)[_key(done)]
+    assert (row["missing"], row["outdated"]) == (0, 1)
+
+
+def test_open_drafts_and_reviews(small_site, translator_client, editor_client_in_group):
+    guide = Page.objects.get(slug_en="guide").specific
+    untranslated = publish_article(small_site, "untranslated", title_en="Only in English", body_en=paragraphs("One."))
+    TranslationDraft.objects.create(memory=memory_for(untranslated), status=TranslationDraft.Status.SUBMITTED)
+    TranslationDraft.objects.create(memory=memory_for(guide), status=TranslationDraft.Status.EDITING)
+
+    rows = _rows(translator_client)
+    # Complete Spanish, but a translator is at work on it.
+    assert (rows[_key(guide)]["missing"], rows[_key(guide)]["draft"]) == (0, "editing")
+    assert "Being translated" in rows[_key(guide)]["text"]
+    row = rows[_key(untranslated)]
+    assert row["draft"] == "submitted" and "Awaiting review" in row["text"]
+    assert row["review"] is None  # translators do not approve
+
+    row = _rows(editor_client_in_group)[_key(untranslated)]
+    assert row["review"]["href"] == workspace_url(untranslated, "editorial_workspace_review")
+    assert _rows(editor_client_in_group)[_key(guide)]["review"] is None
+
+
+def test_filters_and_empty_states(small_site, translator_client):
+    soup = _soup(translator_client)
+    assert not soup.select("table.translation-status")
+    assert "up-to-date Spanish" in soup.select_one(".translation-status-empty").get_text()
+
+    guide = Page.objects.get(slug_en="guide").specific
+    guide = _publish_english(guide, summary_en="What each column of the tables means.")
+    missing = Provider.objects.create(name="Acme", slug="acme", description_en="Fast GPUs.")
+    review = publish_article(small_site, "review", title_en="In review", title_es="En revisión", slug_es="en-revision")
+    TranslationDraft.objects.create(memory=memory_for(review), status=TranslationDraft.Status.SUBMITTED)
+
+    assert set(_rows(translator_client)) == {_key(guide), _key(missing), _key(review)}
+    assert set(_rows(translator_client, "?status=missing")) == {_key(missing)}
+    assert set(_rows(translator_client, "?status=outdated")) == {_key(guide)}
+    assert set(_rows(translator_client, "?status=review")) == {_key(review)}
+    assert set(_rows(translator_client, "?status=nonsense")) == {_key(guide), _key(missing), _key(review)}
+    buttons = {a["data-filter"]: a.get_text(strip=True) for a in _soup(translator_client).select("[data-filter]")}
+    assert buttons == {"all": "All (3)", "missing": "Missing (1)", "outdated": "Outdated (1)", "review": "Awaiting review (1)"}
+
+    TranslationDraft.objects.all().delete()
+    soup = _soup(translator_client, "?status=review")
+    assert not soup.select("table.translation-status")
+    assert "No item has this status." in soup.select_one(".translation-status-empty").get_text()
 
 
 @pytest.mark.parametrize("articles", [2, 10])
@@ -177,29 +226,17 @@ def test_status_view_query_count_does_not_grow_with_content(
     small_site, translator_client, django_assert_max_num_queries, articles
 ):
     for i in range(articles):
-        publish_article(small_site, f"extra-{i}", title_en=f"Extra {i}", body_en=paragraphs("English only."))
-        Provider.objects.create(name=f"P{i}", slug=f"p{i}", description_en="English only.")
+        page = publish_article(
+            small_site, f"extra-{i}", title_en=f"Extra {i}", body_en=paragraphs("English only.", "More.")
+        )
+        provider = Provider.objects.create(name=f"P{i}", slug=f"p{i}", description_en="English only.")
+        if i % 2:  # half with a memory and an open draft, half read from their rows
+            TranslationDraft.objects.create(memory=memory_for(page))
+            memory_for(provider)
     translator_client.get(STATUS_URL)  # warm per-process caches (content types, site root paths)
-    with django_assert_max_num_queries(18):
+    # 8 for the session, user, permissions and admin menu; 8 for the status: one per translated model
+    # (5), then every memory, approved segment and open draft.
+    with django_assert_max_num_queries(16):
         rows = _rows(translator_client)
-    assert sum(1 for key in rows if key.startswith("article:")) == articles
-
-
-def test_baseline_command_lets_later_english_edits_show(small_site, translator_client):
-    import io
-
-    from django.core.management import call_command
-
-    from editorial.models import TranslationState
-
-    provider = Provider.objects.create(
-        name="Old", slug="old", description_en="Old line.", description_es="Línea."
-    )
-    TranslationState.objects.all().delete()  # as if the content predated the editorial app
-    call_command("baseline_translation_states", stdout=io.StringIO())
-    assert TranslationState.objects.count() == Page.objects.live().filter(depth__gt=1).count() + 1
-    call_command("baseline_translation_states", stdout=io.StringIO())
-    assert TranslationState.objects.count() == Page.objects.live().filter(depth__gt=1).count() + 1
-    provider.description_en = "New line."
-    provider.save()
-    assert _rows(translator_client)[_key(provider)][0] == "outdated"
+    assert sum(1 for key in rows if key.startswith("articlepage:")) == articles
+    assert sum(1 for key in rows if key.startswith("provider:")) == articles
