@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from modeltranslation.translator import NotRegistered, translator
 from wagtail.fields import StreamField
 
-from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of
+from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of, walk
 
 logger = logging.getLogger(__name__)
 
@@ -99,8 +99,8 @@ def _empty(field):
 
 def apply_spanish(obj, translations, fallback=None):
     """Set every Spanish field of `obj` from `translations` ({key: Spanish text}), deriving the Spanish
-    StreamFields from the English ones. A StreamField with no translated text at all stays empty
-    (the page then has no Spanish version); within a translated body a missing segment shows the
+    StreamFields from the English ones. A StreamField with text but none of it translated stays
+    empty (the page then has no Spanish version); within a translated body a missing segment shows the
     English text only if settings.TRANSLATION_SEGMENT_FALLBACK allows it."""
     if fallback is None:
         fallback = getattr(settings, "TRANSLATION_SEGMENT_FALLBACK", True)
@@ -111,7 +111,10 @@ def apply_spanish(obj, translations, fallback=None):
         if isinstance(field, StreamField):
             english = raw_stream(getattr(obj, f"{name}_{SOURCE_LANGUAGE}", None))
             derived, count = derive_stream(field.stream_block, english, translations, fallback, [name])
-            setattr(obj, target, derived if count else [])
+            # A body of data blocks only has no text to translate: it has a Spanish version as soon
+            # as anything else of the object (its title) has approved Spanish.
+            textless = next(walk(field.stream_block, english, [name], ""), None) is None
+            setattr(obj, target, derived if count or (textless and translations) else [])
         else:
             text = translations.get(name)
             setattr(obj, target, text if text is not None else _empty(model._meta.get_field(target)))

@@ -99,10 +99,18 @@ def test_benchmark_data_menu_lists_everything(editor_client, db):
 # --- Spanish beside English ----------------------------------------------------------------------
 
 
-def test_spanish_fields_are_edited_beside_english(editor_client, endpoints):
+def test_provider_and_source_forms_edit_english_only(editor_client, endpoints):
+    # Spanish descriptions are written and approved in the translation workspace: the forms have no
+    # Spanish field, and a Spanish value posted anyway is ignored (the approved Spanish stays).
+    from editorial.models import ApprovedSegment
+    from editorial.spanish import memory_for
+
     provider = endpoints["fw_glm"].provider
+    ApprovedSegment.objects.create(
+        memory=memory_for(provider), key="description", text="Host aprobado.", source_text=provider.description_en
+    )
     form = editor_client.get(url("provider", "edit", provider.pk))
-    assert 'name="description_en"' in form.text and 'name="description_es"' in form.text
+    assert 'name="description_en"' in form.text and 'name="description_es"' not in form.text
     response = editor_client.post(
         url("provider", "edit", provider.pk),
         {
@@ -112,33 +120,29 @@ def test_spanish_fields_are_edited_beside_english(editor_client, endpoints):
             "kind": provider.kind,
             "website": provider.website,
             "description_en": "Fast open-model host.",
-            "description_es": "Host rápido de modelos abiertos.",
+            "description_es": "Texto que nadie aprobó.",
             "action-publish": "action-publish",
         },
     )
     assert response.status_code == 302
     provider.refresh_from_db()
-    assert (provider.description_en, provider.description_es) == (
-        "Fast open-model host.",
-        "Host rápido de modelos abiertos.",
-    )
+    assert (provider.description_en, provider.description_es) == ("Fast open-model host.", "Host aprobado.")
 
     source = SourceFactory()
     form = editor_client.get(url("source", "edit", source.pk))
-    for name in ("title_en", "title_es", "attribution_en", "attribution_es"):
+    for name in ("title_en", "attribution_en"):
         assert f'name="{name}"' in form.text
-    # Spanish may stay empty: it falls back to English.
+    for name in ("title_es", "attribution_es"):
+        assert f'name="{name}"' not in form.text
     response = editor_client.post(
         url("source", "add"),
         {
             "title_en": "GLM-5.3 providers",
-            "title_es": "",
             "publisher": "Artificial Analysis",
             "url": "https://benchmarks.example.com/glm",
             "kind": "benchmark",
             "licence": "",
             "attribution_en": "",
-            "attribution_es": "",
             "action-publish": "action-publish",
             "accessed_on": "",
         },
