@@ -56,3 +56,37 @@ def translators_cannot_bulk_delete_pages(request, action_type, objects, action_c
     if action_type == "delete" and is_translator_only(request.user):
         if any(isinstance(obj, Page) for obj in objects):
             raise PermissionDenied(_("Translators cannot delete pages."))
+
+
+def _translate_button(model, pk, user, priority):
+    from django.urls import reverse as url_for
+    from wagtail.admin.widgets.button import Button
+
+    from .spanish import SpanishFromMemoryMixin
+
+    if model is None or not issubclass(model, SpanishFromMemoryMixin) or not user.has_perm(TRANSLATE_PERMISSION):
+        return None
+    url = url_for("editorial_workspace", args=[model._meta.app_label, model._meta.model_name, pk])
+    return Button(_("Translate into Spanish"), url, icon_name="doc-full", priority=priority, attrs={"data-translate": "1"})
+
+
+# The workspace is reached from wherever an editor or translator meets a page or a provider/source.
+@hooks.register("register_page_listing_more_buttons")
+def page_translate_button(page, user, next_url=None):
+    button = _translate_button(page.specific_class, page.pk, user, priority=3)
+    if button is not None:
+        yield button
+
+
+@hooks.register("register_page_header_buttons")
+def page_header_translate_button(page, user, view_name, next_url=None):
+    button = _translate_button(page.specific_class, page.pk, user, priority=12)
+    if button is not None:
+        yield button
+
+
+@hooks.register("register_snippet_listing_buttons")
+def snippet_translate_button(instance, user, next_url=None):
+    button = _translate_button(type(instance), instance.pk, user, priority=15)
+    if button is not None:
+        yield button
