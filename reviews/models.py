@@ -98,3 +98,36 @@ class FigureChange(models.Model):
     @property
     def mention_list(self):
         return [line for line in self.mentions.splitlines() if line]
+
+
+class TypedFigureCheck(models.Model):
+    """What the typed-figure check (articles.figure_check) found in one page revision, described in
+    one admin language. Written by a worker (reviews.tasks.check_typed_figures), read by the editor
+    and the "Figures typed in prose" report: stored in the database so that a cache flush or outage
+    does not send every article back to the worker, nor leave the report empty meanwhile."""
+
+    revision = models.ForeignKey(
+        "wagtailcore.Revision", on_delete=models.CASCADE, related_name="+", verbose_name=_("revision")
+    )
+    page = models.ForeignKey(
+        "wagtailcore.Page", on_delete=models.CASCADE, related_name="+", verbose_name=_("page")
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        help_text=_("The language the places and figures are described in (the editor's)."),
+    )
+    # [{"language", "place", "typed", "figures", "context"}]: the fields of a TypedFigure.
+    findings = models.JSONField(_("findings"), default=list, blank=True)
+    checked_at = models.DateTimeField(_("checked at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("typed-figure check")
+        verbose_name_plural = _("typed-figure checks")
+        constraints = [
+            models.UniqueConstraint(fields=["revision", "language"], name="reviews_typedfigurecheck_once")
+        ]
+
+    def __str__(self):
+        return f"{self.page_id}@{self.revision_id}/{self.language}: {len(self.findings)}"

@@ -48,9 +48,9 @@ def review_after_commit(snapshot_id):
 
 # --- figures typed in prose -----------------------------------------------------------------------
 # The check formats every figure the page's models and sources have, per language: it ran on every
-# opening of the editor. It now runs once per revision (and editor language) in a worker; the editor
-# shows what it found, from the cache, and queues it when a revision has not been checked yet.
-TYPED_FIGURES_SECONDS = 30 * 24 * 3600
+# opening of the editor, and for every article on each visit of the report. It now runs once per
+# revision (and admin language) in a worker and stores what it found (models.TypedFigureCheck); the
+# editor and the report read that, and queue the check of a revision nobody has checked yet.
 PENDING_SECONDS = 300
 
 
@@ -60,13 +60,16 @@ def typed_figures_key(revision_id, language):
 
 @shared_task(name="reviews.tasks.check_typed_figures")
 def check_typed_figures(revision_id, language="en"):
-    """Store the warnings (in `language`) about figures typed in the prose of a page revision."""
-    from django.core.cache import cache
+    """Store the findings (described in `language`) about figures typed in the prose of a page revision."""
+    from dataclasses import asdict
+
     from django.utils import translation
     from wagtail.models import Revision
 
     from articles.figure_check import check_page
     from articles.models import ArticlePage
+
+    from .models import TypedFigureCheck
 
     revision = Revision.objects.filter(pk=revision_id).first()
     if revision is None:
@@ -75,26 +78,53 @@ def check_typed_figures(revision_id, language="en"):
     if not isinstance(page, ArticlePage):
         return None
     with translation.override(language):
-        warnings = [finding.message() for finding in check_page(page)]
-    cache.set(typed_figures_key(revision_id, language), warnings, TYPED_FIGURES_SECONDS)
-    return len(warnings)
+        findings = [asdict(finding) for finding in check_page(page)]
+    TypedFigureCheck.objects.update_or_create(
+        revision=revision, language=language, defaults={"page_id": page.pk, "findings": findings}
+    )
+    # Only the latest revision is ever read: the checks of older ones go.
+    TypedFigureCheck.objects.filter(page_id=page.pk, language=language, revision_id__lt=revision_id).delete()
+    return len(findings)
+
+
+def queue_typed_figure_check(revision_id, language):
+    """Queue the check of a revision unless it was queued in the last PENDING_SECONDS; True if it
+    was queued now. A cache or broker outage queues nothing (and is logged): the caller shows the
+    check as pending, it never blocks."""
+    from django.core.cache import cache
+
+    key = typed_figures_key(revision_id, language)
+    try:
+        if not cache.add(f"{key}:pending", 1, PENDING_SECONDS):
+            return False
+        check_typed_figures.delay(revision_id, language)
+    except Exception as exc:
+        log.warning("could not queue the typed-figure check of revision %s: %s", revision_id, exc)
+        return False
+    return True
+
+
+def stored_findings(revision_id, language):
+    from .models import TypedFigureCheck
+
+    return (
+        TypedFigureCheck.objects.filter(revision_id=revision_id, language=language)
+        .values_list("findings", flat=True)
+        .first()
+    )
 
 
 def typed_figure_warnings(page, language):
     """The warnings found in the page's latest revision, or None while they are being looked for
-    (the check is then queued, once). A cache or broker outage shows no warning: it never blocks."""
-    from django.core.cache import cache
+    (the check is then queued, once). A cache or broker outage shows what is stored: it never blocks."""
+    from articles.figure_check import TypedFigure
 
     revision_id = page.latest_revision_id
     if not revision_id:
         return None
-    key = typed_figures_key(revision_id, language)
-    try:
-        found = cache.get(key)
-        if found is None and cache.add(f"{key}:pending", 1, PENDING_SECONDS):
-            check_typed_figures.delay(revision_id, language)
-            found = cache.get(key)  # a worker running tasks eagerly (tests, development) is done already
-    except Exception as exc:
-        log.warning("typed-figure check of revision %s unavailable: %s", revision_id, exc)
+    found = stored_findings(revision_id, language)
+    if found is None and queue_typed_figure_check(revision_id, language):
+        found = stored_findings(revision_id, language)  # a worker running tasks eagerly is done already
+    if found is None:
         return None
-    return found
+    return [TypedFigure(**finding).message() for finding in found]

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.generic import TemplateView
@@ -152,31 +153,63 @@ class SnapshotCompareView(ReviewAdminView):
 
 
 class TypedFiguresReportView(ReviewAdminView):
-    """Every article's prose digits that equal a figure a data reference could print."""
+    """Every article's prose digits that equal a figure a data reference could print.
+
+    The check runs in a worker once per revision (reviews.tasks.check_typed_figures): the report reads
+    what it stored for each article's latest revision, in two queries however many articles there are,
+    and queues the check of the revisions not checked yet, shown as being checked meanwhile."""
 
     template_name = "reviews/typed_figures.html"
     page_title = gettext_lazy("Figures typed in prose")
     header_icon = "warning"
 
     def get_context_data(self, **kwargs):
-        from articles.figure_check import check_page
         from articles.models import ArticlePage
 
+        from .tasks import queue_typed_figure_check
+
         context = super().get_context_data(**kwargs)
-        rows = []
-        for page in ArticlePage.objects.order_by("path"):
-            latest = page.get_latest_revision_as_object() if page.has_unpublished_changes else page
-            findings = check_page(latest)
-            if findings:
-                rows.append(
-                    {
-                        "page": page,
-                        "edit_url": reverse("wagtailadmin_pages:edit", args=[page.pk]),
-                        "findings": findings,
-                    }
-                )
-        context.update(rows=rows, count=sum(len(row["findings"]) for row in rows))
+        language = translation.get_language() or "en"
+        pages = list(
+            ArticlePage.objects.filter(latest_revision__isnull=False)
+            .order_by("path")
+            .only("pk", "title", "path", "latest_revision_id")
+        )
+        found = self.stored(pages, language)
+        unchecked = [page for page in pages if page.latest_revision_id not in found]
+        # A worker that runs tasks eagerly (development, tests) has checked them by now.
+        if sum(queue_typed_figure_check(page.latest_revision_id, language) for page in unchecked):
+            found = self.stored(pages, language)
+            unchecked = [page for page in pages if page.latest_revision_id not in found]
+        rows = [
+            {
+                "page": page,
+                "edit_url": reverse("wagtailadmin_pages:edit", args=[page.pk]),
+                "findings": found[page.latest_revision_id],
+            }
+            for page in pages
+            if found.get(page.latest_revision_id)
+        ]
+        pending = [
+            {"page": page, "edit_url": reverse("wagtailadmin_pages:edit", args=[page.pk])}
+            for page in unchecked
+        ]
+        context.update(
+            rows=rows,
+            count=sum(len(row["findings"]) for row in rows),
+            pending=pending,
+        )
         return context
+
+    @staticmethod
+    def stored(pages, language):
+        """{revision id: findings} stored for the pages' latest revisions, in one query."""
+        from .models import TypedFigureCheck
+
+        checks = TypedFigureCheck.objects.filter(
+            language=language, revision_id__in=[page.latest_revision_id for page in pages]
+        )
+        return dict(checks.values_list("revision_id", "findings"))
 
 
 def open_change_count():

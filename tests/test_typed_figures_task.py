@@ -48,6 +48,17 @@ def test_the_check_runs_once_per_revision(editor_client, typed_page, checks):
     assert len(checks) == 2
 
 
+def test_the_stored_warnings_outlive_a_cache_flush(editor_client, typed_page, checks):
+    from django.core.cache import cache
+
+    from reviews.models import TypedFigureCheck
+
+    assert WARNING in edit(editor_client, typed_page)
+    cache.clear()  # a Redis restart or flush: the findings are in the database
+    assert WARNING in edit(editor_client, typed_page)
+    assert len(checks) == 1 and TypedFigureCheck.objects.filter(page=typed_page).count() == 1
+
+
 def test_opening_the_editor_queues_the_check_and_never_runs_it(editor_client, typed_page, checks, monkeypatch):
     queued = []
     monkeypatch.setattr(tasks.check_typed_figures, "delay", lambda *args: queued.append(args))
