@@ -2,9 +2,13 @@
 is history: it is shown, never edited or deleted in place; it changes through a correction of its
 snapshot, which keeps the old price and says what changed."""
 
+from dataclasses import dataclass
+
 import django_filters
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.functional import cached_property
@@ -129,3 +133,73 @@ class PriceViewSet(SnippetViewSet):
 
     def get_queryset(self, request):
         return Price.objects.select_related("endpoint__provider", "endpoint__model", "source")
+
+
+# --- the prices of a draft price list, a page at a time ------------------------------------------
+# The draft snapshot editor listed every price of a price list, each a link to its own form: a list of
+# thousands of rows. It shows one page of the prices a filter (model, provider) selects, like the
+# measurements (snapshot_measurements.py); its parameters are named apart from theirs (`p`, model…).
+PRICE_PAGE_SIZE = 100
+PRICE_PAGE_PARAM = "price_page"
+PRICE_ORDER = ("endpoint__model__name", "endpoint__provider__name", "endpoint__tier", "-effective_date", "pk")
+
+
+class DraftPriceFilterForm(forms.Form):
+    """Narrows a draft's prices; the choices are the models and providers it has prices for."""
+
+    price_model = forms.ModelChoiceField(
+        label=_("Model"), queryset=LanguageModel.objects.none(), required=False, empty_label=_("All models")
+    )
+    price_provider = forms.ModelChoiceField(
+        label=_("Provider"), queryset=Provider.objects.none(), required=False, empty_label=_("All providers")
+    )
+
+    def __init__(self, snapshot, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["price_model"].queryset = LanguageModel.objects.filter(
+            endpoints__prices__snapshot=snapshot
+        ).distinct()
+        self.fields["price_provider"].queryset = Provider.objects.filter(
+            endpoints__prices__snapshot=snapshot
+        ).distinct()
+
+    def filter(self, rows):
+        if not self.is_valid():
+            return rows
+        if self.cleaned_data.get("price_model"):
+            rows = rows.filter(endpoint__model=self.cleaned_data["price_model"])
+        if self.cleaned_data.get("price_provider"):
+            rows = rows.filter(endpoint__provider=self.cleaned_data["price_provider"])
+        return rows
+
+    @property
+    def is_filtering(self):
+        return self.is_valid() and any(self.cleaned_data.values())
+
+
+@dataclass
+class PriceWindow:
+    """The page of a draft's prices the editor asked for (`?price_page=` and the filter)."""
+
+    filter_form: DraftPriceFilterForm
+    page: object  # django.core.paginator.Page
+    total: int  # every price of the snapshot, unfiltered
+    kept_params: list  # (name, value) of the other GET parameters, which the filter form carries along
+
+    @property
+    def links(self):
+        """(price, the URL of its own form) for the page's prices."""
+        url_name = Price.snippet_viewset.get_url_name("edit")
+        return [(price, reverse(url_name, args=[price.pk])) for price in self.page.object_list]
+
+
+def price_window(snapshot, params, page_size=PRICE_PAGE_SIZE):
+    filter_form = DraftPriceFilterForm(snapshot, params or None)
+    rows = Price.objects.filter(snapshot=snapshot).select_related("endpoint__provider", "endpoint__model")
+    page = Paginator(filter_form.filter(rows).order_by(*PRICE_ORDER), page_size).get_page(
+        params.get(PRICE_PAGE_PARAM)
+    )
+    total = snapshot.prices.count() if filter_form.is_filtering else page.paginator.count
+    own = {*filter_form.fields, PRICE_PAGE_PARAM}
+    kept = [(name, value) for name, values in params.lists() if name not in own for value in values]
+    return PriceWindow(filter_form=filter_form, page=page, total=total, kept_params=kept)

@@ -31,6 +31,7 @@ from ..models import Measurement, Price, Snapshot, Source
 
 # --- snapshots ----------------------------------------------------------------------------------
 from .choosers import chooser_viewset_class
+from .prices import price_window
 from .snapshot_measurements import (
     EndpointChooser,
     MeasurementsPanel,
@@ -239,11 +240,9 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
         if self.read_only:
             context["price_count"] = snapshot.prices.count()
         else:
-            # Prices are not inline rows of a snapshot: each links to its own form while this is a draft.
-            context["draft_prices"] = [
-                (price, reverse(Price.snippet_viewset.get_url_name("edit"), args=[price.pk]))
-                for price in snapshot.prices.select_related("endpoint__provider", "endpoint__model")
-            ]
+            # Prices are not inline rows of a snapshot: each links to its own form while this is a
+            # draft, a page of them at a time (`?price_page=`, filter).
+            context["draft_prices"] = price_window(snapshot, self.request.GET)
         if self.user_has_permission("change"):
             context["publish_url"] = self.snapshot_url("publish", snapshot)
             context["correct_url"] = self.snapshot_url("correct", snapshot)
