@@ -37,14 +37,6 @@ def log_in(page, username, password=PASSWORD):
     expect(page).to_have_url(re.compile(r"/admin/$"))
 
 
-def show_language_fields(page, code):
-    """wagtail-modeltranslation hides each language's fields behind a toggle; English shows by default."""
-    toggle = page.locator("button.locale-toggle", has_text=re.compile(f"^{code}$"))
-    if "showing-locale" not in (toggle.get_attribute("class") or ""):
-        toggle.click()
-    expect(toggle).to_have_class(re.compile("showing-locale"))
-
-
 def open_actions_menu(page):
     """The footer's "more actions" menu beside the main save button (Publish, Submit…, Approve…)."""
     page.locator("footer [data-w-dropdown-target='toggle']").first.click()
