@@ -114,7 +114,6 @@ def test_a_translators_saved_draft_stays_off_the_page_when_an_editor_publishes_e
 
 
 def test_a_translator_can_change_text_but_not_sources_or_data_settings(open_page, django_user_model):
-    from editorial.models import TranslationDraft
     from editorial.roles import EDITORS, TRANSLATORS
 
     article = demo_article()
@@ -148,6 +147,8 @@ def test_a_translator_can_change_text_but_not_sources_or_data_settings(open_page
     names = form.evaluate("form => [...new FormData(form).keys()]")
     assert names and all(WORKSPACE_FIELDS.match(name) for name in names), sorted(set(names))
     # A figure token cannot be dropped from a paragraph: nothing is saved, the segment says why.
+    from editorial.models import TranslationDraft
+
     paragraph = translator.locator("tr.workspace-segment", has_text="{1}").first
     paragraph.locator("textarea").fill("<p>Sin cifras.</p>")
     save_translation(translator, message="Nothing was saved")
