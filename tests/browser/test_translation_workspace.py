@@ -315,7 +315,7 @@ def test_an_editors_approval_changes_only_the_spanish_text_of_the_live_page(open
 
 @pytest.mark.xfail(
     strict=True,
-    reason="core bugs (see the report of issue 17's browser tests): the page editor's first save gives the "
+    reason="core bugs: the page editor's first save gives the "
     "demo's id-less provider-card items new ids (their approved Spanish, keyed by position, is lost) and adds "
     "data-block-key attributes to every rich text (each rich-text segment is flagged outdated)",
 )
