@@ -1,6 +1,7 @@
 """Steps people take in the Wagtail admin, written once for the editor and translator tests."""
 
 import re
+from dataclasses import dataclass
 
 from playwright.sync_api import expect
 
@@ -36,14 +37,6 @@ def log_in(page, username, password=PASSWORD):
     expect(page).to_have_url(re.compile(r"/admin/$"))
 
 
-def show_language_fields(page, code):
-    """wagtail-modeltranslation hides each language's fields behind a toggle; English shows by default."""
-    toggle = page.locator("button.locale-toggle", has_text=re.compile(f"^{code}$"))
-    if "showing-locale" not in (toggle.get_attribute("class") or ""):
-        toggle.click()
-    expect(toggle).to_have_class(re.compile("showing-locale"))
-
-
 def open_actions_menu(page):
     """The footer's "more actions" menu beside the main save button (Publish, Submit…, Approve…)."""
     page.locator("footer [data-w-dropdown-target='toggle']").first.click()
@@ -69,3 +62,60 @@ def input_with_value(page, container, starts_with):
     )
     assert name, f"no input in {container} holds text starting with {starts_with!r}"
     return page.locator(f"input[name='{name}']")
+
+
+# The article body's editor panel (English: the only body the page form edits).
+BODY_PANEL = "#panel-child-content-body_en-content"
+
+
+def publish(page):
+    """Publish from the page editor's actions menu and wait for the confirmation."""
+    submit(page, open_actions_menu(page).get_by_role("button", name="Publish", exact=True), "has been published")
+
+
+def stream_block(page, block_id):
+    """A top-level block of the body editor, found by its block id."""
+    return page.locator(f"{BODY_PANEL} [data-streamfield-child][data-contentpath='{block_id}']")
+
+
+def block_action(page, block_id, action):
+    """A block header's button: MOVE_UP, MOVE_DOWN, DUPLICATE or DELETE (not those of nested lists)."""
+    return stream_block(page, block_id).locator(
+        f":scope > section > .w-panel__header [data-streamfield-action='{action}']"
+    )
+
+
+def workspace_url(obj, view=""):
+    """The translation workspace of `obj` (view: "", "review/" or "preview/")."""
+    return f"/admin/translate/{obj._meta.app_label}/{obj._meta.model_name}/{obj.pk}/{view}"
+
+
+def segment(page, key):
+    """The workspace row of one segment (its key: "title", "body/<block id>/text"…)."""
+    return page.locator(f"tr.workspace-segment[data-key='{key}']")
+
+
+def segment_with_english(page, text):
+    """The workspace row whose English column holds `text`."""
+    return page.locator("tr.workspace-segment", has=page.locator("td.workspace-english", has_text=text))
+
+
+def save_translation(page, button="Save draft", message="draft was saved"):
+    """Post the workspace form with one of its buttons and wait for the confirmation."""
+    submit(page, page.get_by_role("button", name=button, exact=True), message)
+
+
+@dataclass
+class Clicks:
+    """Counts the clicks a person makes: every click of a flow under test goes through here."""
+
+    count: int = 0
+
+    def click(self, locator, **kwargs):
+        self.count += 1
+        locator.click(**kwargs)
+
+    def follow(self, page, url):
+        """A link not on the page yet, opened by its address: counted as the one click it will take."""
+        self.count += 1
+        visit(page, url)

@@ -1,11 +1,22 @@
-"""An editor builds an article with a provider table in the admin, previews both languages and publishes."""
+"""An editor builds an article with a provider table in the admin, translates and approves its Spanish
+text in the translation workspace, previews both languages and publishes."""
 
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from .admin_steps import log_in, member, open_actions_menu, show_language_fields, submit, visit
+from .admin_steps import (
+    log_in,
+    member,
+    open_actions_menu,
+    save_translation,
+    segment,
+    segment_with_english,
+    submit,
+    visit,
+    workspace_url,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -13,6 +24,10 @@ TITLE = "Flash model hosts, side by side"
 SLUG = "flash-model-hosts-side-by-side"
 TITLE_ES = "Proveedores del modelo Flash, uno al lado del otro"
 SLUG_ES = "proveedores-del-modelo-flash-uno-al-lado-del-otro"
+# The table's caption (read by screen readers) is the body's only text: without it the body would
+# have nothing to translate, and an article whose Spanish body has no text has no Spanish version.
+CAPTION = "Hosts of GLM-5.3-Flash by output speed"
+CAPTION_ES = "Proveedores de GLM-5.3-Flash por velocidad de salida"
 # GLM-5.3-Flash's fastest host in the demo data (the demo article's summary says so too).
 LEADER = "CoreWeave"
 
@@ -54,17 +69,22 @@ def test_editor_adds_a_provider_table_previews_both_languages_and_publishes(open
     body.locator("[data-contentpath='columns']").get_by_role("button", name="Add").last.click()
     page.select_option("#body_en-0-value-columns-1-value-field", label="Price in / out per 1M")
     page.select_option("#body_en-0-value-sort_metric", label="Output speed")
+    page.locator("#body_en-0-value-caption").fill(CAPTION)
 
     submit(page, page.get_by_role("button", name="Save draft"), f"'{TITLE}' created")
     expect(page).to_have_url(re.compile(r"/admin/pages/\d+/edit/$"))
 
-    # Spanish: title, and the body copied over from English with the translation tool.
-    show_language_fields(page, "es")
-    page.locator("#id_title_es").fill(TITLE_ES)
-    page.locator("#id_title_es").press("Tab")
-    expect(page.locator("#id_slug_es")).to_have_value(SLUG_ES)
-    page.locator("button.translation-field-copy[current-lang-code='body_es']").click()
-    expect(page.locator("#body_es-0-value-model-title")).to_have_text("GLM-5.3-Flash")
+    # Spanish: title, slug and caption, written in the translation workspace and approved there; the
+    # page is not live, so the approved text waits for its first publication.
+    visit(page, workspace_url(ArticlePage.objects.get(slug_en=SLUG)))
+    segment(page, "title").locator("textarea").fill(TITLE_ES)
+    segment(page, "slug").locator("textarea").fill(SLUG_ES)
+    segment_with_english(page, CAPTION).locator("textarea").fill(CAPTION_ES)
+    save_translation(page, "Save and submit for review", "submitted for review")
+    page.get_by_role("link", name="Review this translation").click()
+    page.get_by_label("Only store it").check()
+    submit(page, page.get_by_role("button", name="Approve", exact=True), "goes live with the next publication")
+    visit(page, f"/admin/pages/{ArticlePage.objects.get(slug_en=SLUG).pk}/edit/")
 
     # Preview panel: English first, then the Spanish preview mode.
     page.get_by_role("button", name="Toggle preview").click()
@@ -104,4 +124,5 @@ def test_editor_adds_a_provider_table_previews_both_languages_and_publishes(open
     visitor.goto(f"/es/{SLUG_ES}/")
     expect(visitor.locator("h1")).to_have_text(TITLE_ES)
     expect(visitor.locator("table.provider-table thead")).to_contain_text("Δ frente a")
+    expect(visitor.locator("table.provider-table caption")).to_have_text(CAPTION_ES)
     assert visitor.console_errors == [], visitor.console_errors
