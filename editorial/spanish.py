@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from modeltranslation.translator import NotRegistered, translator
 from wagtail.fields import StreamField
 
-from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of
+from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of, walk
 
 logger = logging.getLogger(__name__)
 
@@ -99,22 +99,31 @@ def _empty(field):
 
 def apply_spanish(obj, translations, fallback=None):
     """Set every Spanish field of `obj` from `translations` ({key: Spanish text}), deriving the Spanish
-    StreamFields from the English ones. A StreamField with no translated text at all stays empty
-    (the page then has no Spanish version); within a translated body a missing segment shows the
-    English text only if settings.TRANSLATION_SEGMENT_FALLBACK allows it."""
+    StreamFields from the English ones. A StreamField whose text has no translation at all stays empty
+    (the page then has no Spanish version); one with no text to translate (only data blocks) is
+    derived once any other field of the object is translated (a Spanish title), since its Spanish is
+    then complete. Within a translated body a missing segment shows the English text only if
+    settings.TRANSLATION_SEGMENT_FALLBACK allows it."""
     if fallback is None:
         fallback = getattr(settings, "TRANSLATION_SEGMENT_FALLBACK", True)
     model = type(obj)
-    for name in translated_fields(model):
-        field = model._meta.get_field(name)
+    names = translated_fields(model)
+    streams = [name for name in names if isinstance(model._meta.get_field(name), StreamField)]
+    translated_elsewhere = False
+    for name in names:
+        if name in streams:
+            continue
         target = f"{name}_{TARGET_LANGUAGE}"
-        if isinstance(field, StreamField):
-            english = raw_stream(getattr(obj, f"{name}_{SOURCE_LANGUAGE}", None))
-            derived, count = derive_stream(field.stream_block, english, translations, fallback, [name])
-            setattr(obj, target, derived if count else [])
-        else:
-            text = translations.get(name)
-            setattr(obj, target, text if text is not None else _empty(model._meta.get_field(target)))
+        text = translations.get(name)
+        translated_elsewhere = translated_elsewhere or not is_blank(text)
+        setattr(obj, target, text if text is not None else _empty(model._meta.get_field(target)))
+    for name in streams:
+        block = model._meta.get_field(name).stream_block
+        english = raw_stream(getattr(obj, f"{name}_{SOURCE_LANGUAGE}", None))
+        derived, count = derive_stream(block, english, translations, fallback, [name])
+        nothing_to_translate = next(walk(block, english, [name], ""), None) is None
+        keep = count or (english and nothing_to_translate and translated_elsewhere)
+        setattr(obj, f"{name}_{TARGET_LANGUAGE}", derived if keep else [])
     return obj
 
 
