@@ -16,6 +16,7 @@ from benchmarks.models import Price, Source
 from reviews.models import FigureChange
 from tests.factories import PriceFactory, SnapshotFactory, SourceFactory
 from tests.figures_support import glm_data, make_article, table
+from tests.workspace_support import review, translate, workspace_url
 
 pytestmark = pytest.mark.django_db
 
@@ -43,12 +44,11 @@ def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(c
     user = get_user_model().objects.create_superuser("fixer", "fixer@example.com", "pw-fixer-123")
     client.force_login(user)
     listed = list(page.page_sources.order_by("sort_order"))
+    # The editor publishes from the page form (English fields only; the Spanish body follows it)…
     data = nested_form_data({
-        "title_en": page.title_en, "slug_en": page.slug_en, "title_es": "Página GLM (revisada)",
-        "slug_es": page.slug_es, "summary_en": "", "summary_es": "",
-        "body_en": streamfield([("provider_table", table_form(glm))]),
-        "body_es": streamfield([("provider_table", table_form(glm)), ("sources", {"heading": ""})]),
-        "publisher_disclosure_en": rich_text(""), "publisher_disclosure_es": rich_text(""),
+        "title_en": page.title_en, "slug_en": page.slug_en, "summary_en": "",
+        "body_en": streamfield([("provider_table", table_form(glm)), ("sources", {"heading": ""})]),
+        "publisher_disclosure_en": rich_text(""),
         "show_meta_line": "on",
         "page_sources": inline_formset([{"id": item.pk, "source": item.source_id} for item in listed],
                                        initial=len(listed)),
@@ -56,6 +56,10 @@ def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(c
     })
     response = client.post(f"/admin/pages/{page.pk}/edit/", data)
     assert response.status_code == 302, [e.text for e in BeautifulSoup(response.content, "html.parser").select(".error-message")]
+    # …and the Spanish title is changed in the translation workspace and approved, which republishes it.
+    assert translate(client, page, {"title": "Página GLM (revisada)"}, action="submit").status_code == 302
+    approved = review(client, page)
+    assert approved.status_code == 302 and approved["Location"] == workspace_url(page)
     page = ArticlePage.objects.get(pk=page.pk)
     assert page.title_es == "Página GLM (revisada)"
 
