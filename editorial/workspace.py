@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from . import richtext_tokens
 from .models import ApprovedSegment, DraftSegment, TranslationDraft
-from .segments import RICH, Segment, is_blank
+from .segments import RICH, Segment, is_blank, without_block_keys
 from .spanish import english_segments, memory_for
 
 MISSING = "missing"
@@ -81,7 +81,7 @@ class SegmentRow:
     def status(self):
         if is_blank(self.text):
             return MISSING
-        if self.based_on != self.segment.source:
+        if without_block_keys(self.based_on) != self.segment.source:
             return OUTDATED
         return UP_TO_DATE
 
@@ -113,7 +113,12 @@ class SegmentRow:
 
     @property
     def english_diff(self):
-        return word_diff(self.based_on, self.segment.source) if self.status == OUTDATED else ""
+        """The English change in the form the translator reads it (figures and links as tokens)."""
+        if self.status != OUTDATED:
+            return ""
+        if not self.is_rich:
+            return word_diff(self.based_on, self.segment.source)
+        return word_diff(richtext_tokens.tokenize(without_block_keys(self.based_on))[0], self.english_shown)
 
 
 def open_draft(memory):
