@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from . import richtext_tokens
-from .models import ApprovedSegment, DraftSegment, TranslationDraft
+from .models import ApprovedSegment, DraftSegment, TranslationDraft, TranslationMemory
 from .segments import RICH, Segment, is_blank, without_block_keys
 from .spanish import english_segments, memory_for
 
@@ -59,6 +59,8 @@ class SegmentRow:
     draft: DraftSegment | None
     elements: dict = field(default_factory=dict)
     english_shown: str = ""
+    # A refused form shown again keeps the hash it was loaded with, so a clash since is still caught.
+    form_seen: str = ""
 
     @property
     def key(self):
@@ -109,7 +111,8 @@ class SegmentRow:
 
     @property
     def seen(self):
-        return text_hash(self.text)
+        """Hash of the Spanish as the form shows it: posted back unchanged, the segment was not edited."""
+        return self.form_seen or text_hash(_normal(self.text_shown))
 
     @property
     def english_diff(self):
@@ -153,14 +156,19 @@ def filter_rows(rows, status):
 
 
 class DraftRefused(Exception):
-    def __init__(self, errors):
+    def __init__(self, errors, clashes=()):
         super().__init__(errors)
         self.errors = errors  # {segment index: [messages]}
+        self.clashes = set(clashes)  # indexes someone else changed meanwhile: show their text again
+
+
+def _normal(text):
+    return (text or "").replace("\r\n", "\n").strip()
 
 
 def _clean_text(row, posted):
     """The stored form of a posted translation, or a list of problems."""
-    posted = (posted or "").replace("\r\n", "\n").strip()
+    posted = _normal(posted)
     if not posted:
         return "", []
     if row.is_rich:
@@ -179,31 +187,37 @@ def save_draft(obj, user, posted, submit=False):
     index to (text, seen hash, confirmed). Refuses everything if any segment is wrong or clashes."""
     memory = memory_for(obj)
     with transaction.atomic():
+        # One save at a time per object: two first saves would each create the open draft.
+        memory = TranslationMemory.objects.select_for_update().get(pk=memory.pk)
         draft = open_draft(memory)
-        if draft is not None:
+        if draft is not None:  # an approval of it waits for this save, or this save for the approval
             draft = TranslationDraft.objects.select_for_update().get(pk=draft.pk)
+            if draft.status == TranslationDraft.Status.APPROVED:
+                draft = None  # approved while this save waited: start a new draft
         rows = workspace_rows(obj, memory, draft)
-        errors, writes = {}, []
+        errors, clashes, writes = {}, set(), []
         for row in rows:
             if row.index not in posted:
                 continue
             text, seen, confirmed = posted[row.index]
+            if text_hash(_normal(text)) == seen and not confirmed:
+                continue  # posted back as the form showed it: not edited (even if someone else did since)
             cleaned, problems = _clean_text(row, text)
             if problems:
                 errors[row.index] = problems
                 continue
-            changed = cleaned != row.text
-            if not changed and not (confirmed and row.status == OUTDATED):
+            if cleaned == row.text and not (confirmed and row.status == OUTDATED):
                 continue
             if seen != row.seen:
                 errors[row.index] = [
                     _("Someone else changed this segment while you were editing it. Their text is shown now; "
                       "make your change again.")
                 ]
+                clashes.add(row.index)
                 continue
             writes.append((row, cleaned))
         if errors:
-            raise DraftRefused(errors)
+            raise DraftRefused(errors, clashes)
         if draft is None and (writes or submit):
             draft = TranslationDraft.objects.create(memory=memory, created_by=user, updated_by=user, version=0)
         if draft is None:
