@@ -78,6 +78,24 @@ def review(client, obj, action="approve", mode="publish", comment="", version=No
     return client.post(url, {"version": version, "action": action, "mode": mode, "comment": comment})
 
 
+def post_page_editor(client, page, action="action-publish", body_en=None, **fields):
+    """Post the page edit form as an editor's browser does (English fields only), with `fields`
+    changed and, for an article, the English body replaced by `body_en` (raw stream JSON)."""
+    from .admin_forms import form_data
+    from .page_post_data import stream_post_data
+
+    url = reverse("wagtailadmin_pages:edit", args=[page.pk])
+    data = form_data(client.get(url).text, "page-edit-form")
+    draft = type(page).objects.get(pk=page.pk).get_latest_revision_as_object()
+    if hasattr(draft, "body_en"):
+        if body_en is not None:
+            draft.body_en = body_en
+        data.update(stream_post_data(draft.body_en, "body_en"))
+    data.update(fields)
+    data[action] = action
+    return client.post(url, data)
+
+
 def approve_spanish(obj, texts, user=None, mode="publish"):
     """Approve {segment key: Spanish} for `obj` as a translator's submitted draft an editor approves.
 
