@@ -11,6 +11,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from wagtail.models import Page
 
 from .models import ApprovedSegment, TranslationDraft
 
@@ -24,6 +25,16 @@ class ApprovalRefused(Exception):
     pass
 
 
+def _invalidate_pages_showing(obj):
+    """A snippet's text (a provider's description, a source's title) is shown inside cached pages:
+    they are made again, as after an editor's edit of it (benchmarks.admin.menu)."""
+    if isinstance(obj, Page):
+        return  # a page's publication purges it (articles.cache_purge)
+    from benchmarks.cache import invalidate_after_commit
+
+    invalidate_after_commit()
+
+
 def _republish(obj, user, publish):
     stored = type(obj)._default_manager.get(pk=obj.pk)
     latest = stored.latest_revision
@@ -32,6 +43,7 @@ def _republish(obj, user, publish):
     if publish and stored.live:
         revision = stored.save_revision(user=user, log_action=True)
         revision.publish(user=user)
+        _invalidate_pages_showing(stored)
         if has_draft:
             # The editor's draft stays their latest revision, now with the approved Spanish.
             latest.as_object().save_revision(user=latest.user, log_action=False)
