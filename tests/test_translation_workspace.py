@@ -218,7 +218,7 @@ def test_the_spanish_body_follows_the_english_blocks_and_data(client, glm, artic
     assert status[f"body/{ids[0]}"] == status[f"body/{ids[2]}/text"] == status[f"body/{ids[3]}"] == UP_TO_DATE
     assert status[f"body/{ids[1]}/text"] == status[f"body/{ids[5]}"] == MISSING
     assert not any(key.startswith(f"body/{providers['id']}") for key in rows)
-    spanish = client.get(page.url.replace("/en/", "/es/").replace("figures-", "cifras-")).text
+    spanish = client.get(f"/es/{page.slug_es}/").text
     order = [spanish.index(text) for text in ("Palabras finales.", "Velocidad", "Baseten es el primero.")]
     assert order == sorted(order)
 
