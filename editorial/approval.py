@@ -8,6 +8,7 @@ work. Chosen "into the draft only", the live object is left alone until the next
 
 import logging
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -74,7 +75,13 @@ def approve(obj, draft_id, user, version, mode=PUBLISH):
         draft.reviewed_by = user
         draft.reviewed_at = timezone.now()
         draft.save()
-        revision = _republish(obj, user, publish=(mode == PUBLISH))
+        try:
+            revision = _republish(obj, user, publish=(mode == PUBLISH))
+        except ValidationError as error:
+            # e.g. a Spanish slug a sibling page took since it was typed: nothing is approved.
+            raise ApprovalRefused(
+                _("The approved Spanish could not be saved: %(problems)s") % {"problems": " ".join(error.messages)}
+            ) from error
     logger.info(
         "translation draft %s of %s %s approved by %s (%s)",
         draft.pk, type(obj).__name__, obj.pk, user, mode,

@@ -166,7 +166,19 @@ def _normal(text):
     return (text or "").replace("\r\n", "\n").strip()
 
 
-def _clean_text(row, posted):
+def _slug_taken(obj, slug):
+    """Whether a sibling page already answers to `slug` in Spanish (its own Spanish slug, or its
+    English one where it has none, as the Spanish address falls back to it)."""
+    siblings = getattr(obj, "get_siblings", None)
+    if siblings is None:
+        return False
+    return any(
+        slug == (spanish or english)
+        for spanish, english in siblings(inclusive=False).values_list("slug_es", "slug_en")
+    )
+
+
+def _clean_text(row, posted, obj=None):
     """The stored form of a posted translation, or a list of problems."""
     posted = _normal(posted)
     if not posted:
@@ -179,6 +191,8 @@ def _clean_text(row, posted):
             validate_unicode_slug(posted)
         except ValidationError as error:
             return None, list(error.messages)
+        if obj is not None and _slug_taken(obj, posted):
+            return None, [_("This slug is already in use")]
     return posted, []
 
 
@@ -202,7 +216,7 @@ def save_draft(obj, user, posted, submit=False):
             text, seen, confirmed = posted[row.index]
             if text_hash(_normal(text)) == seen and not confirmed:
                 continue  # posted back as the form showed it: not edited (even if someone else did since)
-            cleaned, problems = _clean_text(row, text)
+            cleaned, problems = _clean_text(row, text, obj)
             if problems:
                 errors[row.index] = problems
                 continue
