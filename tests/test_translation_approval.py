@@ -12,9 +12,10 @@ from benchmarks.models import Provider
 from editorial.models import ApprovedSegment, TranslationDraft
 from editorial.roles import EDITORS, TRANSLATORS
 
-from .bilingual_pages import build_small_site
+from .bilingual_pages import build_small_site, paragraphs, publish_article
 from .figures_support import glm_data, make_article, table
 from .workspace_support import (
+    approve_spanish,
     logged_in,
     member,
     open_workspace,
@@ -166,6 +167,23 @@ def test_the_preview_shows_the_draft_without_saving_it(client, guide, translator
     assert '<html lang="es">' in preview.text and NEW_TITLE in preview.text
     assert NEW_TITLE not in read(client, "/es/guia/")
     assert all(NEW_TITLE not in json.dumps(r.content, ensure_ascii=False) for r in guide.revisions.all())
+
+
+def test_a_spanish_slug_a_sibling_uses_is_refused_when_typed_and_when_approved(client, guide, translator, editor):
+    other = publish_article(guide.get_parent(), "other", "otra", title_en="Other", title_es="Otra",
+                            body_en=paragraphs("Other."), body_es=paragraphs("Otra."))
+    response = translate(translator, guide, {"slug": "otra"}, action="submit")
+    assert response.status_code == 400
+    assert [row.errors for row in response.context["rows"] if row.key == "slug"] == [["This slug is already in use"]]
+
+    assert translate(translator, guide, {"slug": "leer-tablas"}, action="submit").status_code == 302
+    approve_spanish(other, {"slug": "leer-tablas"})  # the sibling takes it before the review
+    response = review(editor, guide)
+    assert response.status_code == 302 and response["Location"] == review_url(guide)  # refused, not a server error
+    assert "The approved Spanish could not be saved" in read(editor, review_url(guide))
+    assert TranslationDraft.objects.get(memory__object_id=guide.pk).status == TranslationDraft.Status.SUBMITTED
+    assert ArticlePage.objects.get(pk=guide.pk).slug_es == "guia"
+    assert client.get("/es/guia/").status_code == 200
 
 
 # --- snippets ------------------------------------------------------------------------------------------
