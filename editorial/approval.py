@@ -8,9 +8,11 @@ work. Chosen "into the draft only", the live object is left alone until the next
 
 import logging
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from wagtail.models import Page
 
 from .models import ApprovedSegment, TranslationDraft
 
@@ -24,6 +26,16 @@ class ApprovalRefused(Exception):
     pass
 
 
+def _invalidate_pages_showing(obj):
+    """A snippet's text (a provider's description, a source's title) is shown inside cached pages:
+    they are made again, as after an editor's edit of it (benchmarks.admin.menu)."""
+    if isinstance(obj, Page):
+        return  # a page's publication purges it (articles.cache_purge)
+    from benchmarks.cache import invalidate_after_commit
+
+    invalidate_after_commit()
+
+
 def _republish(obj, user, publish):
     stored = type(obj)._default_manager.get(pk=obj.pk)
     latest = stored.latest_revision
@@ -32,6 +44,7 @@ def _republish(obj, user, publish):
     if publish and stored.live:
         revision = stored.save_revision(user=user, log_action=True)
         revision.publish(user=user)
+        _invalidate_pages_showing(stored)
         if has_draft:
             # The editor's draft stays their latest revision, now with the approved Spanish.
             latest.as_object().save_revision(user=latest.user, log_action=False)
@@ -62,7 +75,13 @@ def approve(obj, draft_id, user, version, mode=PUBLISH):
         draft.reviewed_by = user
         draft.reviewed_at = timezone.now()
         draft.save()
-        revision = _republish(obj, user, publish=(mode == PUBLISH))
+        try:
+            revision = _republish(obj, user, publish=(mode == PUBLISH))
+        except ValidationError as error:
+            # e.g. a Spanish slug a sibling page took since it was typed: nothing is approved.
+            raise ApprovalRefused(
+                _("The approved Spanish could not be saved: %(problems)s") % {"problems": " ".join(error.messages)}
+            ) from error
     logger.info(
         "translation draft %s of %s %s approved by %s (%s)",
         draft.pk, type(obj).__name__, obj.pk, user, mode,

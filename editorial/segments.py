@@ -11,6 +11,7 @@ A StructBlock child that is a text block but not prose (an anchor id) is listed 
 """
 
 import copy
+import re
 from dataclasses import dataclass
 
 from django.utils.html import strip_tags
@@ -31,8 +32,18 @@ class Segment:
     order: int = 0
 
 
+# Draftail adds a key to each block it saves (<p data-block-key="d4s89">): editor state, not text.
+BLOCK_KEY = re.compile(r'\s+data-block-key="[^"]*"')
+
+
 def is_blank(text):
     return not strip_tags(text or "").strip()
+
+
+def without_block_keys(html):
+    """Rich text as the translator reads it and as it is compared: the first save of a page through
+    the rich-text editor adds block keys everywhere, which must not make every translation outdated."""
+    return BLOCK_KEY.sub("", html or "")
 
 
 def _untranslated(block):
@@ -56,7 +67,10 @@ def walk(block, raw, path, label):
     """Yield (key, kind, label, text) for every text leaf of `raw` (the stored JSON of `block`)."""
     if isinstance(block, TEXT_BLOCKS):
         if isinstance(raw, str) and not is_blank(raw):
-            yield "/".join(path), RICH if isinstance(block, blocks.RichTextBlock) else PLAIN, label, raw
+            if isinstance(block, blocks.RichTextBlock):
+                yield "/".join(path), RICH, label, without_block_keys(raw)
+            else:
+                yield "/".join(path), PLAIN, label, raw
         return
     if isinstance(block, blocks.StreamBlock):
         for position, child in enumerate(raw or [], start=1):
@@ -101,7 +115,9 @@ def segments_of(obj, fields, source_language="en"):
             for key, kind, label, text in walk(field.stream_block, raw_stream(value), [name], ""):
                 found.append(Segment(key, kind, label.strip(" ›"), text, len(found)))
         elif not is_blank(str(value or "")):
-            found.append(Segment(name, field_kind(field), str(field.verbose_name), str(value), len(found)))
+            kind = field_kind(field)
+            text = without_block_keys(str(value)) if kind == RICH else str(value)
+            found.append(Segment(name, kind, str(field.verbose_name), text, len(found)))
     return found
 
 

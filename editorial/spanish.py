@@ -99,25 +99,31 @@ def _empty(field):
 
 def apply_spanish(obj, translations, fallback=None):
     """Set every Spanish field of `obj` from `translations` ({key: Spanish text}), deriving the Spanish
-    StreamFields from the English ones. A StreamField with text but none of it translated stays
-    empty (the page then has no Spanish version); within a translated body a missing segment shows the
-    English text only if settings.TRANSLATION_SEGMENT_FALLBACK allows it."""
+    StreamFields from the English ones. A StreamField whose text has no translation at all stays empty
+    (the page then has no Spanish version); one with no text to translate (only data blocks) is
+    derived once any other field of the object is translated (a Spanish title), since its Spanish is
+    then complete. Within a translated body a missing segment shows the English text only if
+    settings.TRANSLATION_SEGMENT_FALLBACK allows it."""
     if fallback is None:
         fallback = getattr(settings, "TRANSLATION_SEGMENT_FALLBACK", True)
     model = type(obj)
-    for name in translated_fields(model):
-        field = model._meta.get_field(name)
+    names = translated_fields(model)
+    streams = [name for name in names if isinstance(model._meta.get_field(name), StreamField)]
+    translated_elsewhere = False
+    for name in names:
+        if name in streams:
+            continue
         target = f"{name}_{TARGET_LANGUAGE}"
-        if isinstance(field, StreamField):
-            english = raw_stream(getattr(obj, f"{name}_{SOURCE_LANGUAGE}", None))
-            derived, count = derive_stream(field.stream_block, english, translations, fallback, [name])
-            # A body of data blocks only has no text to translate: it has a Spanish version as soon
-            # as anything else of the object (its title) has approved Spanish.
-            textless = next(walk(field.stream_block, english, [name], ""), None) is None
-            setattr(obj, target, derived if count or (textless and translations) else [])
-        else:
-            text = translations.get(name)
-            setattr(obj, target, text if text is not None else _empty(model._meta.get_field(target)))
+        text = translations.get(name)
+        translated_elsewhere = translated_elsewhere or not is_blank(text)
+        setattr(obj, target, text if text is not None else _empty(model._meta.get_field(target)))
+    for name in streams:
+        block = model._meta.get_field(name).stream_block
+        english = raw_stream(getattr(obj, f"{name}_{SOURCE_LANGUAGE}", None))
+        derived, count = derive_stream(block, english, translations, fallback, [name])
+        nothing_to_translate = next(walk(block, english, [name], ""), None) is None
+        keep = count or (english and nothing_to_translate and translated_elsewhere)
+        setattr(obj, f"{name}_{TARGET_LANGUAGE}", derived if keep else [])
     return obj
 
 

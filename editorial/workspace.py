@@ -18,8 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from . import richtext_tokens
-from .models import ApprovedSegment, DraftSegment, TranslationDraft
-from .segments import RICH, Segment, is_blank
+from .models import ApprovedSegment, DraftSegment, TranslationDraft, TranslationMemory
+from .segments import RICH, Segment, is_blank, without_block_keys
 from .spanish import english_segments, memory_for
 
 MISSING = "missing"
@@ -59,6 +59,8 @@ class SegmentRow:
     draft: DraftSegment | None
     elements: dict = field(default_factory=dict)
     english_shown: str = ""
+    # A refused form shown again keeps the hash it was loaded with, so a clash since is still caught.
+    form_seen: str = ""
 
     @property
     def key(self):
@@ -81,7 +83,7 @@ class SegmentRow:
     def status(self):
         if is_blank(self.text):
             return MISSING
-        if self.based_on != self.segment.source:
+        if without_block_keys(self.based_on) != self.segment.source:
             return OUTDATED
         return UP_TO_DATE
 
@@ -109,11 +111,17 @@ class SegmentRow:
 
     @property
     def seen(self):
-        return text_hash(self.text)
+        """Hash of the Spanish as the form shows it: posted back unchanged, the segment was not edited."""
+        return self.form_seen or text_hash(_normal(self.text_shown))
 
     @property
     def english_diff(self):
-        return word_diff(self.based_on, self.segment.source) if self.status == OUTDATED else ""
+        """The English change in the form the translator reads it (figures and links as tokens)."""
+        if self.status != OUTDATED:
+            return ""
+        if not self.is_rich:
+            return word_diff(self.based_on, self.segment.source)
+        return word_diff(richtext_tokens.tokenize(without_block_keys(self.based_on))[0], self.english_shown)
 
 
 def open_draft(memory):
@@ -148,14 +156,31 @@ def filter_rows(rows, status):
 
 
 class DraftRefused(Exception):
-    def __init__(self, errors):
+    def __init__(self, errors, clashes=()):
         super().__init__(errors)
         self.errors = errors  # {segment index: [messages]}
+        self.clashes = set(clashes)  # indexes someone else changed meanwhile: show their text again
 
 
-def _clean_text(row, posted):
+def _normal(text):
+    return (text or "").replace("\r\n", "\n").strip()
+
+
+def _slug_taken(obj, slug):
+    """Whether a sibling page already answers to `slug` in Spanish (its own Spanish slug, or its
+    English one where it has none, as the Spanish address falls back to it)."""
+    siblings = getattr(obj, "get_siblings", None)
+    if siblings is None:
+        return False
+    return any(
+        slug == (spanish or english)
+        for spanish, english in siblings(inclusive=False).values_list("slug_es", "slug_en")
+    )
+
+
+def _clean_text(row, posted, obj=None):
     """The stored form of a posted translation, or a list of problems."""
-    posted = (posted or "").replace("\r\n", "\n").strip()
+    posted = _normal(posted)
     if not posted:
         return "", []
     if row.is_rich:
@@ -166,6 +191,8 @@ def _clean_text(row, posted):
             validate_unicode_slug(posted)
         except ValidationError as error:
             return None, list(error.messages)
+        if obj is not None and _slug_taken(obj, posted):
+            return None, [_("This slug is already in use")]
     return posted, []
 
 
@@ -174,31 +201,37 @@ def save_draft(obj, user, posted, submit=False):
     index to (text, seen hash, confirmed). Refuses everything if any segment is wrong or clashes."""
     memory = memory_for(obj)
     with transaction.atomic():
+        # One save at a time per object: two first saves would each create the open draft.
+        memory = TranslationMemory.objects.select_for_update().get(pk=memory.pk)
         draft = open_draft(memory)
-        if draft is not None:
+        if draft is not None:  # an approval of it waits for this save, or this save for the approval
             draft = TranslationDraft.objects.select_for_update().get(pk=draft.pk)
+            if draft.status == TranslationDraft.Status.APPROVED:
+                draft = None  # approved while this save waited: start a new draft
         rows = workspace_rows(obj, memory, draft)
-        errors, writes = {}, []
+        errors, clashes, writes = {}, set(), []
         for row in rows:
             if row.index not in posted:
                 continue
             text, seen, confirmed = posted[row.index]
-            cleaned, problems = _clean_text(row, text)
+            if text_hash(_normal(text)) == seen and not confirmed:
+                continue  # posted back as the form showed it: not edited (even if someone else did since)
+            cleaned, problems = _clean_text(row, text, obj)
             if problems:
                 errors[row.index] = problems
                 continue
-            changed = cleaned != row.text
-            if not changed and not (confirmed and row.status == OUTDATED):
+            if cleaned == row.text and not (confirmed and row.status == OUTDATED):
                 continue
             if seen != row.seen:
                 errors[row.index] = [
                     _("Someone else changed this segment while you were editing it. Their text is shown now; "
                       "make your change again.")
                 ]
+                clashes.add(row.index)
                 continue
             writes.append((row, cleaned))
         if errors:
-            raise DraftRefused(errors)
+            raise DraftRefused(errors, clashes)
         if draft is None and (writes or submit):
             draft = TranslationDraft.objects.create(memory=memory, created_by=user, updated_by=user, version=0)
         if draft is None:

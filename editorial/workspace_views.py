@@ -85,7 +85,7 @@ class WorkspaceView(ObjectMixin, TemplateView):
         (UP_TO_DATE, gettext_lazy("Up to date")),
     )
 
-    def get_context_data(self, errors=None, posted=None, **kwargs):
+    def get_context_data(self, errors=None, posted=None, clashes=(), **kwargs):
         context = super().get_context_data(**kwargs)
         rows = build_rows(self.object, self.memory, self.draft)
         status = self.request.GET.get("status", "")
@@ -94,7 +94,12 @@ class WorkspaceView(ObjectMixin, TemplateView):
         shown = filter_rows(rows, status)
         for row in shown:
             row.errors = (errors or {}).get(row.index, [])
-            row.posted = (posted or {}).get(row.index, (None,))[0]
+            # A clash shows the other person's text (saved meanwhile); other refusals keep what was typed,
+            # with the hash of what the form had loaded.
+            if row.index not in clashes and row.index in (posted or {}):
+                row.posted, row.form_seen = posted[row.index][0], posted[row.index][1]
+            else:
+                row.posted = None
         context.update(
             object=self.object,
             rows=shown,
@@ -121,7 +126,8 @@ class WorkspaceView(ObjectMixin, TemplateView):
         except DraftRefused as refused:
             messages.error(request, _("Nothing was saved: correct the segments marked below."))
             self.draft = open_draft(self.memory)
-            return self.render_to_response(self.get_context_data(errors=refused.errors, posted=posted), status=400)
+            context = self.get_context_data(errors=refused.errors, posted=posted, clashes=refused.clashes)
+            return self.render_to_response(context, status=400)
         if submit:
             messages.success(request, _("Your translation was submitted for review."))
         elif draft is None:

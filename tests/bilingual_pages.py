@@ -6,7 +6,10 @@ def paragraphs(*texts):
 
 
 def publish_article(home, slug_en, slug_es=None, **values):
-    """Create and publish an ArticlePage; `values` are `<field>_<lang>` keyword arguments."""
+    """Create and publish an ArticlePage; `values` are `<field>_<lang>` keyword arguments.
+
+    Spanish values given here are what the page's translation memory starts from (its first revision
+    bootstraps it, editorial.spanish); later Spanish changes go through tests.workspace_support."""
     from articles.models import ArticlePage
 
     page = ArticlePage(slug_en=slug_en, slug_es=slug_es, **values)
@@ -16,7 +19,8 @@ def publish_article(home, slug_en, slug_es=None, **values):
 
 
 def build_small_site():
-    """The demo's bilingual home page plus one article with an English and a Spanish body."""
+    """The demo's bilingual home page plus one article with an English and a Spanish body (approved
+    Spanish from the start: the memory is bootstrapped from it, as for the demo site)."""
     from articles.demo import ensure_home_page
 
     home = ensure_home_page()

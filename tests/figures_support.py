@@ -114,19 +114,22 @@ def ref_html(model, metric, endpoint=None, source=None, compare="", other=None):
     return f'<embed embedtype="dataref" {attrs}/>'
 
 
-def make_article(body_en, body_es=None, sources=(), title="Fastest GLM-5.3 API"):
-    """A published article under the site's home page; the Spanish body mirrors the English one by default."""
+def make_article(body_en, body_es=None, sources=(), title="Fastest GLM-5.3 API", spanish=True):
+    """A published article under the site's home page; the Spanish body mirrors the English one by default.
+
+    The Spanish is the stored text the article's translation memory starts from (editorial.spanish);
+    `spanish=False` makes an English-only article (no Spanish title, slug or body)."""
     from articles.demo import ensure_article, ensure_home_page
 
     n = next(_slugs)
-    page, _created = ensure_article(
-        ensure_home_page(),
-        f"figures-{n}",
-        sources=sources,
-        title={"en": title, "es": f"{title} (ES)"},
-        slug={"en": f"figures-{n}", "es": f"cifras-{n}"},
-        body={"en": body_en, "es": body_es if body_es is not None else body_en},
-    )
+    texts = {
+        "title": {"en": title, "es": f"{title} (ES)"},
+        "slug": {"en": f"figures-{n}", "es": f"cifras-{n}"},
+        "body": {"en": body_en, "es": body_es if body_es is not None else body_en},
+    }
+    if not spanish:
+        texts = {name: {"en": values["en"]} for name, values in texts.items()}
+    page, _created = ensure_article(ensure_home_page(), f"figures-{n}", sources=sources, **texts)
     return page
 
 

@@ -69,10 +69,9 @@ class ArticleAdminTests(WagtailPageTestCase):
     def form_data(self, sources, body=None, slug="every-block"):
         body = body or every_block(self.model, self.source, self.endpoint, self.provider, self.extra)
         return nested_form_data({
-            "title_en": "Every block", "slug_en": slug, "title_es": "Todos los bloques", "slug_es": f"{slug}-es",
-            "summary_en": "All blocks.", "summary_es": "Todos.",
-            "body_en": body, "body_es": streamfield([]),
-            "publisher_disclosure_en": rich_text(""), "publisher_disclosure_es": rich_text(""),
+            # English only: the form has no Spanish fields (Spanish is written in the translation workspace).
+            "title_en": "Every block", "slug_en": slug, "summary_en": "All blocks.", "body_en": body,
+            "publisher_disclosure_en": rich_text(""),
             "show_meta_line": "on",
             "page_sources": inline_formset([{"source": s.pk} for s in sources]),
         })
@@ -91,28 +90,31 @@ class ArticleAdminTests(WagtailPageTestCase):
             self.assertIn(text, response.text)
 
     def test_preview_in_english_and_spanish(self):
-        # The editor changes English only; the Spanish preview shows the approved Spanish of the same
-        # body (derived from the posted English one), never text typed into the form.
-        from tests.admin_forms import form_data
-        from tests.page_post_data import stream_post_data
-
+        """Each preview mode speaks its language: Spanish shows the approved translation of the blocks the
+        editor kept (matched by block id) around the English being edited, never a Spanish body of its own."""
         page = ArticlePage.objects.get(slug_en="fastest-llm-api")
-        edit = self.client.get(f"/admin/pages/{page.pk}/edit/")
-        data = form_data(edit.text, "page-edit-form")
-        data.update(stream_post_data(page.body_en, "body_en"))
-        self.assertFalse([name for name in data if name.endswith("_es") or name.startswith("body_es")])
-        data["title_en"] = "Hello, a new English title"
         preview_url = f"/admin/pages/{page.pk}/edit/preview/"
+        kept = next(child for child in page.body_en if child.block_type == "heading")
+        self.assertEqual(kept.value["text"], "How to read these rankings")
+        body = streamfield([
+            ("heading", {"text": kept.value["text"], "level": "h2", "anchor": ""}),
+            ("heading", {"text": "Hello", "level": "h2", "anchor": ""}),
+        ])
+        body["0"]["id"] = kept.id
+        data = self.form_data([self.source], body=body)
         response = self.client.post(preview_url, data)
         self.assertEqual(response.json().get("is_valid"), True, response.content)
         english = self.client.get(preview_url, {"mode": "en"})
         spanish = self.client.get(preview_url, {"mode": "es"})
-        self.assertIn("Hello, a new English title", english.text)
         self.assertIn('<html lang="en">', english.text)
-        self.assertIn("La API de LLM más rápida", spanish.text)
-        self.assertIn("Cerebras", spanish.text)
+        self.assertIn("How to read these rankings", english.text)
+        self.assertIn("Hello", english.text)
         self.assertIn('<html lang="es">', spanish.text)
-        self.assertNotIn("Hello, a new English title", spanish.text)
+        self.assertIn("Cómo leer estas clasificaciones", spanish.text)
+        self.assertNotIn("How to read these rankings", spanish.text)
+        # The Spanish title is the approved one, not the title being typed in English.
+        self.assertIn("La API de LLM más rápida", spanish.text)
+        self.assertNotIn("Every block", spanish.text)
 
     def test_citing_a_source_missing_from_the_list_fails_validation(self):
         # the methodology block cites GPT-OSS providers, which this list leaves out

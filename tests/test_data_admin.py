@@ -5,8 +5,9 @@ from decimal import Decimal
 
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import translation
 
-from benchmarks.models import Measurement, Price, Snapshot
+from benchmarks.models import Measurement, Price, Snapshot, Source
 
 from .data_admin_support import (
     current_rows,
@@ -22,6 +23,7 @@ from .factories import (
     SnapshotFactory,
     SourceFactory,
 )
+from .workspace_support import review, translate
 
 # --- listings -----------------------------------------------------------------------------------
 
@@ -96,21 +98,14 @@ def test_benchmark_data_menu_lists_everything(editor_client, db):
     assert reverse("benchmarks_import_prices:upload") in home.text
 
 
-# --- Spanish beside English ----------------------------------------------------------------------
+# --- Spanish is written in the translation workspace, not beside English ---------------------------
 
 
-def test_provider_and_source_forms_edit_english_only(editor_client, endpoints):
-    # Spanish descriptions are written and approved in the translation workspace: the forms have no
-    # Spanish field, and a Spanish value posted anyway is ignored (the approved Spanish stays).
-    from editorial.models import ApprovedSegment
-    from editorial.spanish import memory_for
-
+def test_snippet_forms_are_english_only_and_the_spanish_comes_from_the_workspace(editor_client, endpoints):
     provider = endpoints["fw_glm"].provider
-    ApprovedSegment.objects.create(
-        memory=memory_for(provider), key="description", text="Host aprobado.", source_text=provider.description_en
-    )
     form = editor_client.get(url("provider", "edit", provider.pk))
     assert 'name="description_en"' in form.text and 'name="description_es"' not in form.text
+    assert "translation workspace" in form.text  # the field says where its Spanish is written
     response = editor_client.post(
         url("provider", "edit", provider.pk),
         {
@@ -120,13 +115,23 @@ def test_provider_and_source_forms_edit_english_only(editor_client, endpoints):
             "kind": provider.kind,
             "website": provider.website,
             "description_en": "Fast open-model host.",
-            "description_es": "Texto que nadie aprobó.",
+            "description_es": "Texto colado a mano.",  # no such field: ignored
             "action-publish": "action-publish",
         },
     )
     assert response.status_code == 302
     provider.refresh_from_db()
-    assert (provider.description_en, provider.description_es) == ("Fast open-model host.", "Host aprobado.")
+    assert provider.description_en == "Fast open-model host."
+    assert provider.description_es != "Texto colado a mano."
+
+    assert translate(editor_client, provider, {"description": "Host rápido de modelos abiertos."},
+                     action="submit").status_code == 302
+    assert review(editor_client, provider).status_code == 302
+    provider.refresh_from_db()
+    assert (provider.description_en, provider.description_es) == (
+        "Fast open-model host.",
+        "Host rápido de modelos abiertos.",
+    )
 
     source = SourceFactory()
     form = editor_client.get(url("source", "edit", source.pk))
@@ -134,6 +139,7 @@ def test_provider_and_source_forms_edit_english_only(editor_client, endpoints):
         assert f'name="{name}"' in form.text
     for name in ("title_es", "attribution_es"):
         assert f'name="{name}"' not in form.text
+    # A source is added in English; its Spanish falls back to English until it is translated.
     response = editor_client.post(
         url("source", "add"),
         {
@@ -148,6 +154,9 @@ def test_provider_and_source_forms_edit_english_only(editor_client, endpoints):
         },
     )
     assert response.status_code == 302
+    added = Source.objects.get(url="https://benchmarks.example.com/glm")
+    with translation.override("es"):
+        assert added.title == "GLM-5.3 providers"
 
 
 # --- the snapshot editor -------------------------------------------------------------------------

@@ -80,11 +80,11 @@ def test_the_other_languages_segment_redirects_permanently(client, demo_site, ol
 
 def test_an_english_only_article_advertises_no_spanish_data_page(client, db):
     data = glm_data()
-    page = make_article([table(data)], body_es=[], sources=[data["source"]])
+    page = make_article([table(data)], sources=[data["source"]], spanish=False)
     top = head(client.get(page.url + "data/"))
     assert set(alternates(top)) == {"en", "x-default"}
-    spanish = page.url.replace("/en/figures-", "/es/cifras-")
-    for path in ("datos/", "datos/csv/", "datos/json/", "data/"):
+    spanish = page.url.replace("/en/", "/es/")  # no Spanish slug: the English one under /es/
+    for path in ("", "datos/", "datos/csv/", "datos/json/", "data/"):
         assert client.get(spanish + path).status_code == 404, path
 
 

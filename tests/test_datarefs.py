@@ -23,6 +23,7 @@ from tests.figures_support import (
     ref_html,
     table,
 )
+from tests.workspace_support import open_workspace
 
 pytestmark = pytest.mark.django_db
 
@@ -257,7 +258,9 @@ def test_chooser_explains_what_is_missing(editor_client, glm):
         assert message in payload["html"], data
 
 
-def test_editor_shows_the_token_and_the_workspace_keeps_it_as_a_figure_token(editor_client, glm):
+def test_editor_shows_the_token_in_both_languages(editor_client, glm):
+    """English: the page editor's token shows today's figure. Spanish: the workspace shows the same
+    reference as {1}, which the translator may move but not change, and the page prints the figure."""
     speed = ref_html(glm["model"], "output_speed_median", endpoint=glm["fast"])
     page = make_article(
         [paragraph(f"<p>Leads at {speed} tokens/s.</p>")],
@@ -266,10 +269,10 @@ def test_editor_shows_the_token_and_the_workspace_keeps_it_as_a_figure_token(edi
     )
     html = editor_client.get(f"/admin/pages/{page.pk}/edit/").text
     assert "articles/js/dataref.js" in html
-    assert "DATAREF" in html, "the English body holds the token"
-    assert "Lidera con" not in html, "the page editor has no Spanish body"
-    # The translator sees the live figure as {1} on both sides and cannot change what it reads.
-    workspace = editor_client.get(f"/admin/translate/articles/articlepage/{page.pk}/").text
-    assert "Leads at {1} tokens/s." in workspace
-    assert "Lidera con {1} tokens/s." in workspace
-    assert "embedtype" not in workspace
+    assert "DATAREF" in html and "Leads at 283.4 tokens/s." in html.replace("\\u0020", " ")
+
+    response, rows = open_workspace(editor_client, page)
+    [row] = [row for key, row in rows.items() if key.startswith("body/")]
+    assert (row.english_shown, row.text_shown) == ("<p>Leads at {1} tokens/s.</p>", "<p>Lidera con {1} tokens/s.</p>")
+    assert "Lidera con {1} tokens/s." in response.text
+    assert dataref_texts(editor_client.get(f"/es/{page.slug_es}/").text) == ["283.4"]

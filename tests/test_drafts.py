@@ -24,22 +24,20 @@ def empty_data_blocks():
                             "cards": _list([{"provider": "", "summary": "", "strengths": rich_text(""),
                                              "limitations": rich_text("")}])}),
         ("provider_list", {"model": "", "source": "", "pattern": "custom", "parts": _list([
-            {"field": "tps_p95", "before_en": "", "after_en": "", "before_es": "", "after_es": "", "unit": "auto",
+            {"field": "tps_p95", "before_en": "", "after_en": "", "unit": "auto",
              "decimals": ""}]),
                            "order_by": "e2e_p99", "order": "asc", "name_style": "full"}),
         ("endpoint_list", {"model": "", "source": "", "order_by": "", "name_style": "full"}),
         ("leaderboard", {"metric": "output_speed_median", "source": "", "models": _list([{"model": "", "source": ""}]),
                          "window_hours": "", "limit": "", "name_style": "short",
-                         "value_heading_en": "", "value_heading_es": "", "caption_en": "", "caption_es": ""}),
+                         "value_heading_en": "", "caption_en": ""}),
     ])
 
 
 def page_form(body, slug="draft-blocks", action=None):
     data = nested_form_data({
-        "title_en": "Draft with empty blocks", "slug_en": slug, "title_es": "", "slug_es": "",
-        "summary_en": "", "summary_es": "",
-        "body_en": body, "body_es": streamfield([]),
-        "publisher_disclosure_en": rich_text(""), "publisher_disclosure_es": rich_text(""),
+        "title_en": "Draft with empty blocks", "slug_en": slug, "summary_en": "", "body_en": body,
+        "publisher_disclosure_en": rich_text(""),
         "show_meta_line": "on",
         "page_sources": inline_formset([]),
     })

@@ -10,6 +10,7 @@ from wagtail.models import Page
 from benchmarks.models import Provider, Source
 
 from .bilingual_pages import build_small_site, paragraphs, publish_article
+from .workspace_support import approve_spanish, segment_key
 
 SITEMAP = "{http://www.sitemaps.org/schemas/sitemap/0.9}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -119,12 +120,15 @@ def test_switcher_maps_to_the_translated_slug_and_back(client, small_site):
 
 def test_page_title_and_slug_fall_back_to_english(client, small_site):
     page = publish_article(
-        small_site, "no-spanish-title", title_en="Only English title", body_es=paragraphs("Hola.")
+        small_site, "no-spanish-title", title_en="Only English title", body_en=paragraphs("Hello.")
     )
+    # Only the body is translated (approved in the workspace): no Spanish title, no Spanish slug.
+    approve_spanish(page, {segment_key(page, "Hello."): "<p>Hola.</p>"})
+    page.refresh_from_db()
     assert _url(page, "es") == "/es/no-spanish-title/"
     response = client.get("/es/no-spanish-title/")
     assert response.status_code == 200
-    assert "<h1>Only English title</h1>" in response.text
+    assert "<h1>Only English title</h1>" in response.text and "Hola." in response.text
 
 
 def test_article_summary_and_body_stay_empty_in_spanish(client, small_site):
@@ -165,9 +169,12 @@ def test_data_descriptions_fall_back_to_english(db):
 
 def test_home_intro_falls_back_to_english(client, small_site):
     home = Page.objects.get(pk=small_site.pk).specific
-    home.intro_es = ""
-    home.save_revision().publish()
-    assert "Which host serves a model fastest" in client.get("/es/").text
+    assert "Qué proveedor sirve cada modelo" in client.get("/es/").text
+    # The approved Spanish intro is withdrawn (a translator empties it, an editor approves).
+    approve_spanish(home, {"intro": ""})
+    assert not Page.objects.get(pk=home.pk).specific.intro_es
+    spanish = client.get("/es/").text
+    assert "Which host serves a model fastest" in spanish and "Qué proveedor sirve cada modelo" not in spanish
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import pytest
 from bs4 import BeautifulSoup
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from wagtail.test.utils.form_data import inline_formset, nested_form_data, rich_text, streamfield
 
 from articles.models import ArticlePage
 from benchmarks.cache import bump_data_generation
@@ -15,6 +16,7 @@ from benchmarks.models import Price, Source
 from reviews.models import FigureChange
 from tests.factories import PriceFactory, SnapshotFactory, SourceFactory
 from tests.figures_support import glm_data, make_article, table
+from tests.workspace_support import review, translate, workspace_url
 
 pytestmark = pytest.mark.django_db
 
@@ -34,18 +36,30 @@ def table_form(glm):
 
 
 def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(client):
-    from tests.translation_flow import translate_and_approve
-
     glm = glm_data()
-    page = make_article([table(glm), {"type": "sources", "value": {"heading": ""}}],
-                        sources=[glm["source"], glm["pricing"]], title="GLM page")
+    page = make_article([table(glm)], sources=[glm["source"], glm["pricing"]], title="GLM page")
     PriceFactory(endpoint=glm["novita"], source=new_price_source(), effective_date=timezone.localdate(),
                  input_per_m=Decimal("0.50"), output_per_m=Decimal("2.00"))
     bump_data_generation()
     user = get_user_model().objects.create_superuser("fixer", "fixer@example.com", "pw-fixer-123")
     client.force_login(user)
-    # Approving the Spanish title publishes the page: the price's new source must not block it.
-    translate_and_approve(client, page, {"title": "Página GLM (revisada)"})
+    listed = list(page.page_sources.order_by("sort_order"))
+    # The editor publishes from the page form (English fields only; the Spanish body follows it)…
+    data = nested_form_data({
+        "title_en": page.title_en, "slug_en": page.slug_en, "summary_en": "",
+        "body_en": streamfield([("provider_table", table_form(glm)), ("sources", {"heading": ""})]),
+        "publisher_disclosure_en": rich_text(""),
+        "show_meta_line": "on",
+        "page_sources": inline_formset([{"id": item.pk, "source": item.source_id} for item in listed],
+                                       initial=len(listed)),
+        "action-publish": "action-publish",
+    })
+    response = client.post(f"/admin/pages/{page.pk}/edit/", data)
+    assert response.status_code == 302, [e.text for e in BeautifulSoup(response.content, "html.parser").select(".error-message")]
+    # …and the Spanish title is changed in the translation workspace and approved, which republishes it.
+    assert translate(client, page, {"title": "Página GLM (revisada)"}, action="submit").status_code == 302
+    approved = review(client, page)
+    assert approved.status_code == 302 and approved["Location"] == workspace_url(page)
     page = ArticlePage.objects.get(pk=page.pk)
     assert page.title_es == "Página GLM (revisada)"
 

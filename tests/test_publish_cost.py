@@ -42,10 +42,11 @@ def test_saving_a_revision_and_publishing_it_stays_within_150_queries_whatever_t
     page = ArticlePage.objects.get(slug_en="fastest-llm-api")
     base = save_and_publish_queries(page)
     page = ArticlePage.objects.get(pk=page.pk)
-    for body in (page.body_en, page.body_es):
-        for child in list(body)[:8]:
-            body.append((child.block_type, child.value))  # eight more blocks, same data chosen
+    for child in list(page.body_en)[:8]:
+        page.body_en.append((child.block_type, child.value))  # eight more blocks, same data chosen
     page.save_revision().publish()
+    page = ArticlePage.objects.get(pk=page.pk)
+    assert len(page.body_es) == len(page.body_en)  # the Spanish body, derived, has them too
     more = save_and_publish_queries(ArticlePage.objects.get(pk=page.pk))
     assert base <= 150 and more <= base + 2, (base, more)
 

@@ -25,9 +25,7 @@ def leaderboard(data, limit):
             "limit": limit,
             "name_style": "short",
             "value_heading_en": "",
-
             "caption_en": "",
-            "caption_es": "",
         },
     }
 

@@ -1,4 +1,5 @@
-"""Translators change only the Spanish fields of providers and sources; editors change everything."""
+"""Translators cannot open the provider and source editors (their Spanish is written in the translation
+workspace); the form-level restriction to Spanish fields stays as a second guard. Editors change everything."""
 
 import pytest
 from django.contrib.auth.models import Group
@@ -131,36 +132,34 @@ def _refused(response):
 
 
 def test_translator_edits_a_provider_in_the_admin_and_only_spanish_changes(provider, django_user_model):
-    """A translator's Spanish description waits for an editor's approval; English stays untouched."""
+    """The snippet editor is closed to translators (GET and a forged POST); their Spanish description is
+    written in the workspace and waits there for an editor's approval; English is never touched."""
     from .admin_forms import form_data
+    from .workspace_support import review, translate
+
+    editor = _admin_client(_user(django_user_model, "editora", EDITORS))
+    data = form_data(editor.get(_edit_url(provider)).text, "w-editor-form")
+    assert "description_en" in data and "description_es" not in data  # English only, even for editors
+    data.update(description_es="GPU rápidas.", name="Renamed", description_en="Changed English.")
+    revisions = provider.revisions.count()
 
     client = _admin_client(_user(django_user_model, "traductora", TRANSLATORS))
-    page = client.get(_edit_url(provider))
-    assert page.status_code == 200
-    assert 'name="action-publish"' not in page.text  # no publish action for translators
-    data = form_data(page.text, "w-editor-form")
-    assert "description_es" in data and "name" not in data and "description_en" not in data  # disabled inputs
-    data.update(description_es="GPU rápidas.", name="Renamed", description_en="Changed English.")
-    data["action-submit"] = "action-submit"
-    response = client.post(_edit_url(provider), data)
-    assert response.status_code == 302, response.content[:2000]
+    assert _refused(client.get(_edit_url(provider)))
+    for action in ("action-submit", "action-publish"):
+        assert _refused(client.post(_edit_url(provider), {**data, action: action}))
     provider.refresh_from_db()
-    # submitted, not published: readers still see the old text
     assert (provider.name, provider.description_en, provider.description_es) == ("Acme", "Fast GPUs.", "GPU.")
-    assert provider.workflow_in_progress
-    draft = provider.latest_revision.as_object()
-    assert (draft.name, draft.description_en, draft.description_es) == ("Acme", "Fast GPUs.", "GPU rápidas.")
-    # a forged publish request from the translator does not publish
-    data.pop("action-submit")
-    data["action-publish"] = "action-publish"
-    client.post(_edit_url(provider), data)
-    provider.refresh_from_db()
-    assert provider.description_es == "GPU."
+    assert provider.revisions.count() == revisions
 
-    # an editor approves the workflow task: now readers see the Spanish text
-    editor = _user(django_user_model, "editora", EDITORS)
-    state = provider.current_workflow_task_state
-    state.task.specific.on_action(state, editor, "approve")
+    response = translate(client, provider, {"description": "GPU rápidas."}, action="submit")
+    assert response.status_code == 302
+    provider.refresh_from_db()
+    # submitted, not approved: readers still see the old text, and no revision carries the new one
+    assert provider.description_es == "GPU."
+    assert all(revision.content.get("description_es") != "GPU rápidas." for revision in provider.revisions.all())
+
+    # the editor approves: now readers see the Spanish text, and only it changed
+    assert review(editor, provider).status_code == 302
     provider.refresh_from_db()
     assert (provider.name, provider.description_en, provider.description_es) == ("Acme", "Fast GPUs.", "GPU rápidas.")
 
