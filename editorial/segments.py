@@ -30,6 +30,7 @@ class Segment:
     label: str  # where it sits, for people: "Leaderboard 3 › caption"
     source: str  # the English text
     order: int = 0
+    alias: str = ""  # the key with list items by position (see _walk)
 
 
 # Draftail adds a key to each block it saves (<p data-block-key="d4s89">): editor state, not text.
@@ -63,33 +64,57 @@ def _label(block):
     return str(block.label or block.name or "")
 
 
-def walk(block, raw, path, label):
-    """Yield (key, kind, label, text) for every text leaf of `raw` (the stored JSON of `block`)."""
+def _walk(block, raw, path, alias, label):
+    """(key, alias, kind, label, text) of every text leaf. `alias` is the same path with list items
+    named by position: list items stored before Wagtail gave them ids (the demo's, old content) get a
+    new random id each time they are loaded until the page is saved, so a translation recorded under
+    the positional key is still found under the id the item keeps from then on."""
     if isinstance(block, TEXT_BLOCKS):
         if isinstance(raw, str) and not is_blank(raw):
             if isinstance(block, blocks.RichTextBlock):
-                yield "/".join(path), RICH, label, without_block_keys(raw)
+                yield "/".join(path), "/".join(alias), RICH, label, without_block_keys(raw)
             else:
-                yield "/".join(path), PLAIN, label, raw
+                yield "/".join(path), "/".join(alias), PLAIN, label, raw
         return
     if isinstance(block, blocks.StreamBlock):
         for position, child in enumerate(raw or [], start=1):
             child_block = block.child_blocks.get(child.get("type"))
             if child_block is not None:
-                yield from walk(
-                    child_block, child.get("value"), path + [child.get("id") or str(position)],
+                step = child.get("id") or str(position)
+                yield from _walk(
+                    child_block, child.get("value"), path + [step], alias + [step],
                     f"{_label(child_block)} {position}",
                 )
         return
     if isinstance(block, blocks.ListBlock):
         for position, (key, value, _item) in enumerate(_items(raw), start=1):
-            yield from walk(block.child_block, value, path + [key], f"{label} › {position}")
+            yield from _walk(
+                block.child_block, value, path + [key], alias + [str(position - 1)], f"{label} › {position}"
+            )
         return
     if isinstance(block, blocks.StructBlock):
         skip = _untranslated(block)
         for name, child in block.child_blocks.items():
             if name not in skip:
-                yield from walk(child, (raw or {}).get(name), path + [name], f"{label} › {_label(child)}")
+                yield from _walk(
+                    child, (raw or {}).get(name), path + [name], alias + [name], f"{label} › {_label(child)}"
+                )
+
+
+def walk(block, raw, path, label):
+    """Yield (key, kind, label, text) for every text leaf of `raw` (the stored JSON of `block`)."""
+    for key, _alias, kind, leaf_label, text in _walk(block, raw, path, list(path), label):
+        yield key, kind, leaf_label, text
+
+
+def with_aliases(mapping, segments):
+    """`mapping` ({key: anything}) with an entry for each segment whose key is missing but whose
+    positional alias is there (see _walk)."""
+    resolved = dict(mapping)
+    for segment in segments:
+        if segment.key not in resolved and segment.alias and segment.alias in mapping:
+            resolved[segment.key] = mapping[segment.alias]
+    return resolved
 
 
 def field_kind(field):
@@ -112,8 +137,8 @@ def segments_of(obj, fields, source_language="en"):
         field = type(obj)._meta.get_field(name)
         value = getattr(obj, f"{name}_{source_language}", None)
         if isinstance(field, StreamField):
-            for key, kind, label, text in walk(field.stream_block, raw_stream(value), [name], ""):
-                found.append(Segment(key, kind, label.strip(" ›"), text, len(found)))
+            for key, alias, kind, label, text in _walk(field.stream_block, raw_stream(value), [name], [name], ""):
+                found.append(Segment(key, kind, label.strip(" ›"), text, len(found), alias))
         elif not is_blank(str(value or "")):
             kind = field_kind(field)
             text = without_block_keys(str(value)) if kind == RICH else str(value)
@@ -128,6 +153,8 @@ def derive_stream(block, raw_en, translations, fallback, path):
     Returns (raw, how many leaves were translated)."""
     raw = copy.deepcopy(raw_en)
     count = 0
+    leaves = [Segment(key, kind, "", "", 0, alias) for key, alias, kind, _l, _t in _walk(block, raw, path, list(path), "")]
+    translations = with_aliases(translations, leaves)
 
     def replace(block, value, path):
         nonlocal count

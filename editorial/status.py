@@ -20,7 +20,7 @@ from wagtail.fields import StreamField
 from wagtail.models import Page
 
 from .models import ApprovedSegment, TranslationDraft, TranslationMemory
-from .segments import is_blank
+from .segments import is_blank, with_aliases
 from .spanish import english_segments, legacy_translations, translated_fields
 from .tracking import tracked_models
 from .workspace_views import REVIEW_PERMISSION, workspace_url
@@ -150,7 +150,7 @@ def object_status(obj, approved, draft_status="", fallback=True):
     if approved is None:
         english = {segment.key: segment.source for segment in segments}
         approved = {key: english[key] for key in legacy_translations(obj) if key in english}
-    missing, outdated, shown = segment_counts(type(obj), segments, approved, fallback)
+    missing, outdated, shown = segment_counts(type(obj), segments, with_aliases(approved, segments), fallback)
     return StatusRow(obj=obj, missing=missing, outdated=outdated, english_shown=shown, draft_status=draft_status)
 
 

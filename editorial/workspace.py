@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from . import richtext_tokens
 from .models import ApprovedSegment, DraftSegment, TranslationDraft, TranslationMemory
-from .segments import RICH, Segment, is_blank, without_block_keys
+from .segments import RICH, Segment, is_blank, with_aliases, without_block_keys
 from .spanish import english_segments, memory_for
 
 MISSING = "missing"
@@ -136,10 +136,11 @@ def current_english(obj):
 
 def workspace_rows(obj, memory=None, draft=None):
     memory = memory or memory_for(obj)
-    approved = {segment.key: segment for segment in memory.segments.all()}
-    drafted = {segment.key: segment for segment in draft.segments.all()} if draft else {}
+    segments = english_segments(current_english(obj))
+    approved = with_aliases({segment.key: segment for segment in memory.segments.all()}, segments)
+    drafted = with_aliases({segment.key: segment for segment in draft.segments.all()} if draft else {}, segments)
     rows = []
-    for index, segment in enumerate(english_segments(current_english(obj))):
+    for index, segment in enumerate(segments):
         row = SegmentRow(index, segment, approved.get(segment.key), drafted.get(segment.key))
         if row.is_rich:
             row.english_shown, row.elements = richtext_tokens.tokenize(segment.source)
@@ -274,8 +275,9 @@ class ReviewRow:
 def review_rows(obj, draft):
     """Each drafted segment: the English beside the old (approved) and new (draft) Spanish."""
     memory = draft.memory
-    approved = {segment.key: segment for segment in memory.segments.all()}
-    labels = {segment.key: segment.label for segment in english_segments(current_english(obj))}
+    segments = english_segments(current_english(obj))
+    approved = with_aliases({segment.key: segment for segment in memory.segments.all()}, segments)
+    labels = {segment.key: segment.label for segment in segments}
     rows = []
     for segment in draft.segments.order_by("pk"):
         old = approved.get(segment.key)

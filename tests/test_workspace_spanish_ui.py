@@ -13,9 +13,9 @@ from wagtail.users.models import UserProfile
 from articles.models import ArticlePage
 from editorial.roles import EDITORS, TRANSLATORS
 
-from .test_i18n_catalog import PO, english_interface_strings, english_leaks, perceived_text
 from .po_catalog import read_po
-from .translation_flow import workspace_url
+from .test_i18n_catalog import PO, english_interface_strings, english_leaks, perceived_text
+from .workspace_support import review_url, workspace_url
 
 
 def spanish_speaking(django_user_model, username, group):
@@ -53,7 +53,7 @@ def test_workspace_status_and_review_speak_spanish(client, demo_site, django_use
             leaks[url] = found
 
     client.force_login(editor)
-    for url in ("/admin/", workspace_url(article, "review/")):
+    for url in ("/admin/", review_url(article)):
         found = english_leaks(admin_text(client, url), strings)
         if found:
             leaks[url] = found
