@@ -115,7 +115,3 @@ class Clicks:
         self.count += 1
         locator.click(**kwargs)
 
-    def follow(self, page, url):
-        """A link not on the page yet, opened by its address: counted as the one click it will take."""
-        self.count += 1
-        visit(page, url)
