@@ -132,6 +132,9 @@ def apply_approved_spanish(obj, overrides=None):
     if obj.pk is None:
         return obj
     translations = {key: segment.text for key, segment in approved_texts(obj).items()}
+    # A translator's preview (workspace_views.PreviewView) puts its draft here, so applying the
+    # approved Spanish again while the preview renders keeps it.
+    translations.update(getattr(obj, "spanish_preview_overrides", None) or {})
     translations.update(overrides or {})
     return apply_spanish(obj, translations)
 

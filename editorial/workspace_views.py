@@ -193,7 +193,8 @@ class PreviewView(ObjectMixin, View):
         overrides = {}
         if self.draft is not None:
             overrides = {segment.key: segment.text for segment in self.draft.segments.all() if segment.text.strip()}
-        apply_approved_spanish(page, overrides)
+        page.spanish_preview_overrides = overrides
+        apply_approved_spanish(page)
         with translation.override("es"):
             request.LANGUAGE_CODE = "es"
             response = page.make_preview_request(request, "es")

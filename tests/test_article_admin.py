@@ -112,6 +112,8 @@ class ArticleAdminTests(WagtailPageTestCase):
         self.assertIn('<html lang="es">', spanish.text)
         self.assertIn("Cómo leer estas clasificaciones", spanish.text)
         self.assertNotIn("How to read these rankings", spanish.text)
+        # The heading the editor added has no Spanish yet: the derived body shows its English.
+        self.assertIn("Hello", spanish.text)
         # The Spanish title is the approved one, not the title being typed in English.
         self.assertIn("La API de LLM más rápida", spanish.text)
         self.assertNotIn("Every block", spanish.text)
