@@ -170,9 +170,12 @@ class ReviewView(ObjectMixin, TemplateView):
             else:
                 mode = approval.DRAFT_ONLY if request.POST.get("mode") == approval.DRAFT_ONLY else approval.PUBLISH
                 approval.approve(self.object, self.draft.pk, request.user, version, mode)
+                # A page or snippet never published has no live version to update: its Spanish goes
+                # out with its first publication, whatever the editor chose.
+                published = mode == approval.PUBLISH and getattr(self.object, "live", True)
                 messages.success(
                     request,
-                    _("The Spanish text was approved and published.") if mode == approval.PUBLISH
+                    _("The Spanish text was approved and published.") if published
                     else _("The Spanish text was approved; it goes live with the next publication."),
                 )
         except approval.ApprovalRefused as refused:

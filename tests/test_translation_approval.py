@@ -256,3 +256,17 @@ def test_an_article_of_data_blocks_gets_its_spanish_version_once_its_title_is_ap
     assert "Proveedores de GLM-5.3" in html and "Baseten" in html
     live = ArticlePage.objects.get(pk=page.pk)
     assert list(live.body_es.raw_data) == list(live.body_en.raw_data)  # no text to translate: the same blocks and data
+
+
+def test_approving_for_a_page_never_published_says_it_waits_for_the_first_publication(
+    guide, translator, editor
+):
+    guide.unpublish()
+    assert translate(translator, guide, {"title": NEW_TITLE}, action="submit").status_code == 302
+    response = review(editor, guide, mode="publish")
+    assert response.status_code == 302
+    messages = [str(message) for message in editor.get(response["Location"]).context["messages"]]
+    assert any("goes live with the next publication" in message for message in messages), messages
+    page = ArticlePage.objects.get(pk=guide.pk)
+    assert not page.live
+    assert page.get_latest_revision_as_object().title_es == NEW_TITLE
