@@ -26,12 +26,20 @@ class TranslationsAwaitingReviewPanel(Component):
                 .select_related("memory__content_type", "updated_by")
                 .order_by("submitted_at")[:50]
             )
+            drafts = list(drafts)
+            # Each translated model's objects in one query (memories point at concrete models, so a
+            # page's memory names its specific type and needs no .specific).
+            wanted = {}
+            for draft in drafts:
+                wanted.setdefault(draft.memory.content_type.model_class(), set()).add(draft.memory.object_id)
+            found = {
+                model: model._default_manager.in_bulk(ids) for model, ids in wanted.items() if model is not None
+            }
             for draft in drafts:
                 model = draft.memory.content_type.model_class()
-                obj = model._default_manager.filter(pk=draft.memory.object_id).first() if model else None
+                obj = found.get(model, {}).get(draft.memory.object_id)
                 if obj is None:
                     continue
-                obj = obj.specific if isinstance(obj, Page) else obj
                 items.append(
                     {
                         "title": obj.title if isinstance(obj, Page) else str(obj),

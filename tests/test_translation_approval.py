@@ -240,6 +240,28 @@ def test_the_dashboard_lists_a_submitted_translation_for_editors_only(guide, tra
     assert review_url(guide) not in read(editor, "/admin/")
 
 
+def test_the_dashboard_panel_costs_the_same_queries_for_one_or_five_drafts(guide, translator, editor):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from wagtail.models import Page
+
+    def dashboard_queries():
+        editor.get("/admin/")  # session and caches
+        with CaptureQueriesContext(connection) as ctx:
+            assert editor.get("/admin/").status_code == 200
+        return len(ctx.captured_queries)
+
+    translate(translator, guide, {"title": "Uno"}, action="submit")
+    one = dashboard_queries()
+    home = Page.objects.get(pk=guide.get_parent().pk).specific
+    for n in range(4):
+        page = publish_article(home, f"extra-{n}", title_en=f"Extra {n}", body_en=paragraphs("Words."))
+        translate(translator, page, {"title": f"Extra {n} ES"}, action="submit")
+    five = dashboard_queries()
+    assert five <= one, (one, five)
+    assert read(editor, "/admin/").count("/review/") >= 5
+
+
 # --- a body of data blocks only ----------------------------------------------------------------------
 
 
