@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import richtext_tokens
 from .models import ApprovedSegment, DraftSegment, TranslationDraft, TranslationMemory
@@ -26,9 +27,9 @@ MISSING = "missing"
 OUTDATED = "outdated"
 UP_TO_DATE = "up_to_date"
 STATUS_LABELS = {
-    MISSING: _("Missing"),
-    OUTDATED: _("Outdated"),
-    UP_TO_DATE: _("Up to date"),
+    MISSING: gettext_lazy("Missing"),
+    OUTDATED: gettext_lazy("Outdated"),
+    UP_TO_DATE: gettext_lazy("Up to date"),
 }
 
 
