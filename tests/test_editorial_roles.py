@@ -3,9 +3,7 @@ Each right is tested both ways."""
 
 import pytest
 from bs4 import BeautifulSoup
-from django.contrib.auth.models import Group
 from django.core.cache import cache
-from django.test import Client
 from django.urls import reverse
 from wagtail.models import Page
 
@@ -14,19 +12,7 @@ from editorial.roles import EDITORS, TRANSLATORS
 
 from .admin_forms import form_data
 from .bilingual_pages import build_small_site
-from .workspace_support import review, review_url, translate, workspace_url
-
-
-def _member(django_user_model, username, group):
-    user = django_user_model.objects.create_user(username, f"{username}@example.com", "pw-not-used-123")
-    user.groups.add(Group.objects.get(name=group))
-    return user
-
-
-def _client(user):
-    client = Client()
-    client.force_login(user)
-    return client
+from .workspace_support import logged_in, member, review, review_url, translate, workspace_url
 
 
 @pytest.fixture
@@ -36,12 +22,12 @@ def small_site(db):
 
 @pytest.fixture
 def translator(db, django_user_model):
-    return _member(django_user_model, "traductora", TRANSLATORS)
+    return member(django_user_model, "traductora", TRANSLATORS)
 
 
 @pytest.fixture
 def editor(db, django_user_model):
-    return _member(django_user_model, "editora", EDITORS)
+    return member(django_user_model, "editora", EDITORS)
 
 
 def assert_refused(response):
@@ -70,7 +56,7 @@ def _live_spanish(client):
 
 
 def test_translator_translates_in_the_workspace_and_submits_for_review(client, small_site, translator):
-    translator_client = _client(translator)
+    translator_client = logged_in(translator)
     assert translate(translator_client, small_site, {"title": "Pruebas de APIs de LLM"}, action="submit").status_code == 302
     draft = TranslationDraft.objects.get()
     assert draft.status == TranslationDraft.Status.SUBMITTED and draft.updated_by == translator
@@ -87,20 +73,20 @@ def test_translator_translates_in_the_workspace_and_submits_for_review(client, s
 
 def test_a_user_outside_the_roles_cannot_open_the_page_editor(small_site, django_user_model):
     outsider = django_user_model.objects.create_user("outsider", "o@example.com", "pw-not-used-123")
-    response = _client(outsider).get(_edit_url(small_site))
+    response = logged_in(outsider).get(_edit_url(small_site))
     assert response.status_code in (302, 403)
     assert response.status_code == 403 or response["Location"].startswith("/admin/")
-    workspace = _client(outsider).get(workspace_url(small_site))
+    workspace = logged_in(outsider).get(workspace_url(small_site))
     assert workspace.status_code == 302 and workspace["Location"].startswith("/admin/login/")
 
 
 def test_translator_cannot_publish(client, small_site, translator, editor):
     """Not from the page editor (closed to translators, even to a forged POST), not by submitting in
     the workspace, not by approving their own submission, and no unpublishing either."""
-    translator_client = _client(translator)
+    translator_client = logged_in(translator)
     revisions = small_site.revisions.count()
     assert_refused(translator_client.get(_edit_url(small_site)))
-    data = _editor_form(_client(editor), small_site)
+    data = _editor_form(logged_in(editor), small_site)
     data.update({"title_en": "Published without review", "action-publish": "1"})
     assert_refused(translator_client.post(_edit_url(small_site), data))
     page = Page.objects.get(pk=small_site.pk).specific
@@ -120,7 +106,7 @@ def test_translator_cannot_publish(client, small_site, translator, editor):
 
 def test_editor_can_publish_directly(client, small_site, editor):
     """English from the page editor; Spanish the editor writes is approved by the editor at once."""
-    editor_client = _client(editor)
+    editor_client = logged_in(editor)
     data = _editor_form(editor_client, small_site)
     data.update({"title_en": "Published by the editor", "action-publish": "1"})
     assert editor_client.post(_edit_url(small_site), data).status_code == 302
@@ -133,15 +119,15 @@ def test_editor_can_publish_directly(client, small_site, editor):
 
 def test_editor_approves_and_only_spanish_changes(client, small_site, translator, editor):
     en_before = client.get("/en/").text
-    translate(_client(translator), small_site, {"title": "Pruebas de APIs de LLM"}, action="submit")
+    translate(logged_in(translator), small_site, {"title": "Pruebas de APIs de LLM"}, action="submit")
 
     # The translator cannot approve their own submission.
     draft = TranslationDraft.objects.get()
     forged = {"version": draft.version, "action": "approve", "mode": "publish"}
-    assert_refused(_client(translator).post(review_url(small_site), forged))
+    assert_refused(logged_in(translator).post(review_url(small_site), forged))
     assert TranslationDraft.objects.get().status == TranslationDraft.Status.SUBMITTED
 
-    response = review(_client(editor), small_site)
+    response = review(logged_in(editor), small_site)
     assert response.status_code == 302
     assert TranslationDraft.objects.get().status == TranslationDraft.Status.APPROVED
     page = Page.objects.get(pk=small_site.pk).specific
@@ -155,7 +141,7 @@ def test_editor_approves_and_only_spanish_changes(client, small_site, translator
 
 
 def test_translator_cannot_delete_pages_live_or_draft(small_site, translator, editor):
-    translator_client = _client(translator)
+    translator_client = logged_in(translator)
     live = small_site.get_children().live().first()
     assert_refused(translator_client.get(reverse("wagtailadmin_pages:delete", args=[live.pk])))
     assert_refused(translator_client.post(reverse("wagtailadmin_pages:delete", args=[live.pk])))
@@ -167,7 +153,7 @@ def test_translator_cannot_delete_pages_live_or_draft(small_site, translator, ed
     assert Page.objects.filter(pk=draft.pk).exists()
 
     # Editors may delete.
-    assert _client(editor).post(reverse("wagtailadmin_pages:delete", args=[draft.pk])).status_code == 302
+    assert logged_in(editor).post(reverse("wagtailadmin_pages:delete", args=[draft.pk])).status_code == 302
     assert not Page.objects.filter(pk=draft.pk).exists()
 
 
@@ -199,13 +185,13 @@ def test_translator_cannot_change_english_page_fields(small_site, translator, ed
     """The page form is closed to translators: a forged English value never reaches a revision.
     Editors get the English fields (and no Spanish one: Spanish is written in the workspace)."""
     revisions = small_site.revisions.count()
-    data = _editor_form(_client(editor), small_site)
+    data = _editor_form(logged_in(editor), small_site)
     data.update({"title_en": "Hijacked English title", "action-submit": "1"})
-    assert_refused(_client(translator).post(_edit_url(small_site), data))
+    assert_refused(logged_in(translator).post(_edit_url(small_site), data))
     page = Page.objects.get(pk=small_site.pk).specific
     assert page.revisions.count() == revisions
     assert page.get_latest_revision_as_object().title_en == "LLM API benchmarks"
-    response = _client(editor).get(_edit_url(small_site))
+    response = logged_in(editor).get(_edit_url(small_site))
     soup = BeautifulSoup(response.text, "html.parser")
     assert not soup.find("input", {"name": "title_en"}).has_attr("disabled")
     assert soup.find("input", {"name": "title_es"}) is None

@@ -10,14 +10,11 @@ from django.core.cache import cache
 from articles.models import ArticlePage
 from benchmarks.models import Provider
 from editorial.models import ApprovedSegment, TranslationDraft
-from editorial.roles import EDITORS, TRANSLATORS
 
-from .bilingual_pages import build_small_site, paragraphs, publish_article
-from .figures_support import glm_data, make_article, table
-from .workspace_support import (
+from ..bilingual_pages import paragraphs, publish_article
+from ..figures_support import glm_data, make_article, table
+from ..workspace_support import (
     approve_spanish,
-    logged_in,
-    member,
     open_workspace,
     post_page_editor,
     review,
@@ -29,37 +26,6 @@ from .workspace_support import (
 pytestmark = pytest.mark.django_db
 
 NEW_TITLE, NEW_BODY = "Guía de las tablas", "<p>Todas las cifras citan su fuente.</p>"
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-
-
-@pytest.fixture
-def guide(db):
-    build_small_site()
-    return ArticlePage.objects.get(slug_en="guide")
-
-
-@pytest.fixture
-def translator_user(django_user_model):
-    return member(django_user_model, "traductora", TRANSLATORS)
-
-
-@pytest.fixture
-def editor_user(django_user_model):
-    return member(django_user_model, "editora", EDITORS)
-
-
-@pytest.fixture
-def translator(translator_user):
-    return logged_in(translator_user)
-
-
-@pytest.fixture
-def editor(editor_user):
-    return logged_in(editor_user)
 
 
 def submit_translation(translator, page):

@@ -6,19 +6,18 @@ English change marks its segment outdated. (Approval, snippets and the dashboard
 import json
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils.html import escape
 
 from articles.models import ArticlePage
 from benchmarks.models import Provider, Source
 from editorial.models import ApprovedSegment, DraftSegment, TranslationDraft
-from editorial.roles import EDITORS, TRANSLATORS
+from editorial.roles import TRANSLATORS
 from editorial.workspace import MISSING, OUTDATED, UP_TO_DATE
 
-from .bilingual_pages import build_small_site
-from .figures_support import glm_data, make_article, paragraph, ref_html, table
-from .workspace_support import (
+from ..bilingual_pages import build_small_site
+from ..figures_support import glm_data, make_article, paragraph, ref_html, table
+from ..workspace_support import (
     form_post,
     logged_in,
     member,
@@ -32,28 +31,6 @@ from .workspace_support import (
 pytestmark = pytest.mark.django_db
 
 CLASH = "Someone else changed this segment while you were editing it."
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-
-
-@pytest.fixture
-def guide(db):
-    """The small site's article: title "Reading the tables", one paragraph, Spanish approved."""
-    build_small_site()
-    return ArticlePage.objects.get(slug_en="guide")
-
-
-@pytest.fixture
-def translator(django_user_model):
-    return logged_in(member(django_user_model, "traductora", TRANSLATORS))
-
-
-@pytest.fixture
-def editor(django_user_model):
-    return logged_in(member(django_user_model, "editora", EDITORS))
 
 
 def body_key(page, position=0):
@@ -102,7 +79,7 @@ def snippet_url(obj, action="edit"):
 
 
 def test_a_translator_cannot_open_or_post_the_page_and_snippet_editors(guide, translator, editor):
-    from .admin_forms import form_data
+    from ..admin_forms import form_data
 
     provider = Provider.objects.create(name="Acme", slug="acme", website="https://acme.example/",
                                        description_en="Fast GPUs.", description_es="GPU rápidas.")
