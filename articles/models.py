@@ -12,7 +12,7 @@ from wagtail.fields import RichTextField, StreamField
 from wagtail.models import Orderable, Page, ReferenceIndex
 
 from benchmarks.cache import data_generation
-from editorial.spanish import SpanishFromMemoryMixin, apply_approved_spanish
+from editorial.spanish import SpanishFromMemoryMixin
 
 from .blocks import ArticleBodyBlock
 from .blocks.choosers import shared_chooser_lookups
@@ -35,10 +35,6 @@ class LanguagePreviewMixin:
         return translation.get_language() if translation.get_language() in dict(LANGUAGE_PREVIEW_MODES) else "en"
 
     def serve_preview(self, request, mode_name):
-        if isinstance(self, SpanishFromMemoryMixin):
-            # The editor's form gave this object its English only: derive the Spanish from it now, so
-            # the Spanish preview has the blocks being edited (with the approved Spanish text).
-            apply_approved_spanish(self)
         with translation.override(mode_name or "en"):
             request.LANGUAGE_CODE = mode_name or "en"
             response = super().serve_preview(request, "")

@@ -13,6 +13,7 @@ A StructBlock child that is a text block but not prose (an anchor id) is listed 
 import copy
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.utils.html import strip_tags
 from wagtail import blocks
@@ -64,17 +65,28 @@ def _label(block):
     return str(block.label or block.name or "")
 
 
-def _walk(block, raw, path, alias, label):
-    """(key, alias, kind, label, text) of every text leaf. `alias` is the same path with list items
-    named by position: list items stored before Wagtail gave them ids (the demo's, old content) get a
-    new random id each time they are loaded until the page is saved, so a translation recorded under
-    the positional key is still found under the id the item keeps from then on."""
+class _Leaf(NamedTuple):
+    key: str
+    alias: str  # the key with list items by position (see _walk)
+    kind: str
+    label: str
+    text: str
+    container: object  # where the text sits in the stored JSON: container[slot]
+    slot: object
+
+
+def _walk(block, raw, path, alias, label, container=None, slot=None):
+    """Every text leaf of `raw` (the stored JSON of `block`), as a _Leaf. `alias` is the same path with
+    list items named by position: list items stored before Wagtail gave them ids (the demo's, old
+    content) get a new random id each time they are loaded until the page is saved, so a translation
+    recorded under the positional key is still found under the id the item keeps from then on."""
     if isinstance(block, TEXT_BLOCKS):
         if isinstance(raw, str) and not is_blank(raw):
-            if isinstance(block, blocks.RichTextBlock):
-                yield "/".join(path), "/".join(alias), RICH, label, without_block_keys(raw)
-            else:
-                yield "/".join(path), "/".join(alias), PLAIN, label, raw
+            rich = isinstance(block, blocks.RichTextBlock)
+            yield _Leaf(
+                "/".join(path), "/".join(alias), RICH if rich else PLAIN, label,
+                without_block_keys(raw) if rich else raw, container, slot,
+            )
         return
     if isinstance(block, blocks.StreamBlock):
         for position, child in enumerate(raw or [], start=1):
@@ -83,13 +95,14 @@ def _walk(block, raw, path, alias, label):
                 step = child.get("id") or str(position)
                 yield from _walk(
                     child_block, child.get("value"), path + [step], alias + [step],
-                    f"{_label(child_block)} {position}",
+                    f"{_label(child_block)} {position}", child, "value",
                 )
         return
     if isinstance(block, blocks.ListBlock):
-        for position, (key, value, _item) in enumerate(_items(raw), start=1):
+        for position, (key, value, item) in enumerate(_items(raw), start=1):
             yield from _walk(
-                block.child_block, value, path + [key], alias + [str(position - 1)], f"{label} › {position}"
+                block.child_block, value, path + [key], alias + [str(position - 1)], f"{label} › {position}",
+                *((item, "value") if item is not None else (raw, position - 1)),
             )
         return
     if isinstance(block, blocks.StructBlock):
@@ -97,14 +110,9 @@ def _walk(block, raw, path, alias, label):
         for name, child in block.child_blocks.items():
             if name not in skip:
                 yield from _walk(
-                    child, (raw or {}).get(name), path + [name], alias + [name], f"{label} › {_label(child)}"
+                    child, (raw or {}).get(name), path + [name], alias + [name], f"{label} › {_label(child)}",
+                    raw, name,
                 )
-
-
-def walk(block, raw, path, label):
-    """Yield (key, kind, label, text) for every text leaf of `raw` (the stored JSON of `block`)."""
-    for key, _alias, kind, leaf_label, text in _walk(block, raw, path, list(path), label):
-        yield key, kind, leaf_label, text
 
 
 def with_aliases(mapping, segments):
@@ -137,8 +145,8 @@ def segments_of(obj, fields, source_language="en"):
         field = type(obj)._meta.get_field(name)
         value = getattr(obj, f"{name}_{source_language}", None)
         if isinstance(field, StreamField):
-            for key, alias, kind, label, text in _walk(field.stream_block, raw_stream(value), [name], [name], ""):
-                found.append(Segment(key, kind, label.strip(" ›"), text, len(found), alias))
+            for leaf in _walk(field.stream_block, raw_stream(value), [name], [name], ""):
+                found.append(Segment(leaf.key, leaf.kind, leaf.label.strip(" ›"), leaf.text, len(found), leaf.alias))
         elif not is_blank(str(value or "")):
             kind = field_kind(field)
             text = without_block_keys(str(value)) if kind == RICH else str(value)
@@ -150,46 +158,18 @@ def derive_stream(block, raw_en, translations, fallback, path):
     """A deep copy of the English stream JSON with each text leaf replaced by its translation.
 
     A leaf without one keeps the English text when `fallback` is on, and is emptied otherwise.
-    Returns (raw, how many leaves were translated)."""
+    Returns (raw, how many leaves were translated, how many text leaves there are)."""
     raw = copy.deepcopy(raw_en)
-    count = 0
-    leaves = [Segment(key, kind, "", "", 0, alias) for key, alias, kind, _l, _t in _walk(block, raw, path, list(path), "")]
+    leaves = list(_walk(block, raw, path, list(path), ""))
     translations = with_aliases(translations, leaves)
-
-    def replace(block, value, path):
-        nonlocal count
-        if isinstance(block, TEXT_BLOCKS):
-            if not isinstance(value, str) or is_blank(value):
-                return value
-            key = "/".join(path)
-            if key in translations:
-                count += 1
-                return translations[key]
-            return value if fallback else ""
-        if isinstance(block, blocks.StreamBlock):
-            for position, child in enumerate(value or [], start=1):
-                child_block = block.child_blocks.get(child.get("type"))
-                if child_block is not None:
-                    child["value"] = replace(child_block, child.get("value"), path + [child.get("id") or str(position)])
-            return value
-        if isinstance(block, blocks.ListBlock):
-            for index, (key, item_value, item) in enumerate(list(_items(value))):
-                new = replace(block.child_block, item_value, path + [key])
-                if item is not None:
-                    item["value"] = new
-                else:
-                    value[index] = new
-            return value
-        if isinstance(block, blocks.StructBlock):
-            skip = _untranslated(block)
-            for name, child in block.child_blocks.items():
-                if name not in skip and isinstance(value, dict) and name in value:
-                    value[name] = replace(child, value[name], path + [name])
-            return value
-        return value
-
-    raw = replace(block, raw, path)
-    return raw, count
+    count = 0
+    for leaf in leaves:
+        if leaf.key in translations:
+            leaf.container[leaf.slot] = translations[leaf.key]
+            count += 1
+        elif not fallback:
+            leaf.container[leaf.slot] = ""
+    return raw, count, len(leaves)
 
 
 def align_legacy(block, raw_en, raw_es, path):

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from modeltranslation.translator import NotRegistered, translator
 from wagtail.fields import StreamField
 
-from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of, walk
+from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of
 
 logger = logging.getLogger(__name__)
 
@@ -120,22 +120,19 @@ def apply_spanish(obj, translations, fallback=None):
     for name in streams:
         block = model._meta.get_field(name).stream_block
         english = raw_stream(getattr(obj, f"{name}_{SOURCE_LANGUAGE}", None))
-        derived, count = derive_stream(block, english, translations, fallback, [name])
-        nothing_to_translate = next(walk(block, english, [name], ""), None) is None
-        keep = count or (english and nothing_to_translate and translated_elsewhere)
+        derived, count, leaves = derive_stream(block, english, translations, fallback, [name])
+        keep = count or (english and not leaves and translated_elsewhere)
         setattr(obj, f"{name}_{TARGET_LANGUAGE}", derived if keep else [])
     return obj
 
 
-def apply_approved_spanish(obj, overrides=None):
-    """Give `obj` the approved Spanish (plus `overrides`, {key: text}, for a translator's preview)."""
+def apply_approved_spanish(obj):
+    """Give `obj` the approved Spanish; a translator's preview (workspace_views.PreviewView) adds its
+    draft as `obj.spanish_preview_overrides` ({key: text}), kept each time this runs while it renders."""
     if obj.pk is None:
         return obj
     translations = {key: segment.text for key, segment in approved_texts(obj).items()}
-    # A translator's preview (workspace_views.PreviewView) puts its draft here, so applying the
-    # approved Spanish again while the preview renders keeps it.
     translations.update(getattr(obj, "spanish_preview_overrides", None) or {})
-    translations.update(overrides or {})
     return apply_spanish(obj, translations)
 
 
@@ -149,3 +146,9 @@ class SpanishFromMemoryMixin:
     def save_revision(self, *args, **kwargs):
         apply_approved_spanish(self)
         return super().save_revision(*args, **kwargs)
+
+    def serve_preview(self, request, mode_name):
+        # The editor's form gave this object its English only: derive the Spanish from it now, so the
+        # Spanish preview has the blocks being edited (with the approved Spanish text).
+        apply_approved_spanish(self)
+        return super().serve_preview(request, mode_name)

@@ -23,6 +23,7 @@ from .models import ApprovedSegment, TranslationDraft, TranslationMemory
 from .segments import is_blank, with_aliases
 from .spanish import english_segments, legacy_translations, translated_fields
 from .tracking import tracked_models
+from .workspace import is_outdated
 from .workspace_views import REVIEW_PERMISSION, workspace_url
 
 MISSING = "missing"
@@ -57,7 +58,7 @@ def segment_counts(model, segments, approved, fallback):
         if based_on is None:
             missing += 1
             shown += bool(fallback and stream_of(segment.key) in translated)
-        elif based_on != segment.source:
+        elif is_outdated(based_on, segment.source):
             outdated += 1
     return missing, outdated, shown
 

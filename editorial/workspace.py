@@ -33,6 +33,12 @@ STATUS_LABELS = {
 }
 
 
+def is_outdated(based_on, source):
+    """Whether Spanish written for the English `based_on` no longer translates `source` (the English
+    as segments give it). Draftail's block keys are not text (segments.without_block_keys)."""
+    return without_block_keys(based_on) != source
+
+
 def text_hash(text):
     return hashlib.sha256((text or "").encode()).hexdigest()[:16]
 
@@ -84,7 +90,7 @@ class SegmentRow:
     def status(self):
         if is_blank(self.text):
             return MISSING
-        if without_block_keys(self.based_on) != self.segment.source:
+        if is_outdated(self.based_on, self.segment.source):
             return OUTDATED
         return UP_TO_DATE
 

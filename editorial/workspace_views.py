@@ -19,9 +19,7 @@ from . import approval
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
 from .workspace import (
-    MISSING,
-    OUTDATED,
-    UP_TO_DATE,
+    STATUS_LABELS,
     DraftRefused,
     filter_rows,
     open_draft,
@@ -78,12 +76,7 @@ class ObjectMixin(WagtailAdminTemplateMixin):
 class WorkspaceView(ObjectMixin, TemplateView):
     template_name = "editorial/workspace.html"
     page_title = gettext_lazy("Translate into Spanish")
-    filters = (
-        ("", gettext_lazy("All")),
-        (MISSING, gettext_lazy("Missing")),
-        (OUTDATED, gettext_lazy("Outdated")),
-        (UP_TO_DATE, gettext_lazy("Up to date")),
-    )
+    filters = (("", gettext_lazy("All")), *STATUS_LABELS.items())
 
     def get_context_data(self, errors=None, posted=None, clashes=(), **kwargs):
         context = super().get_context_data(**kwargs)
@@ -117,8 +110,8 @@ class WorkspaceView(ObjectMixin, TemplateView):
     def post(self, request):
         posted = {}
         for name, value in request.POST.items():
-            if name.startswith("text-"):
-                index = int(name.split("-", 1)[1])
+            if name.startswith("text-") and name[5:].isdigit():  # anything else is not a form's field
+                index = int(name[5:])
                 posted[index] = (value, request.POST.get(f"seen-{index}", ""), bool(request.POST.get(f"confirm-{index}")))
         submit = request.POST.get("action") == "submit"
         try:
@@ -151,7 +144,6 @@ class ReviewView(ObjectMixin, TemplateView):
             draft=submitted,
             rows=review_rows(self.object, submitted) if submitted else [],
             workspace_url=workspace_url(self.object),
-            is_page=isinstance(self.object, Page),
         )
         return context
 
@@ -190,14 +182,12 @@ class PreviewView(ObjectMixin, View):
     def get(self, request):
         if not isinstance(self.object, Page):
             raise Http404
-        from .spanish import apply_approved_spanish
-
         page = self.object.get_latest_revision_as_object()
         overrides = {}
         if self.draft is not None:
             overrides = {segment.key: segment.text for segment in self.draft.segments.all() if segment.text.strip()}
+        # Applied with the approved Spanish when the page renders its preview (LanguagePreviewMixin).
         page.spanish_preview_overrides = overrides
-        apply_approved_spanish(page)
         with translation.override("es"):
             request.LANGUAGE_CODE = "es"
             response = page.make_preview_request(request, "es")
