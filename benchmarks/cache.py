@@ -47,6 +47,14 @@ def data_generation():
 
 def bump_data_generation():
     """Call after published data changed (a refresh, an import, a correction)."""
+    from .versioning import bump_content_version
+
+    bump_content_version()
+    return bump_cache_generation()
+
+
+def bump_cache_generation():
+    """The Redis side only: for a change whose database version was bumped in its own transaction."""
     generation = bump_generation_key(GENERATION_KEY)
     data_generation_bumped.send(sender=None, generation=generation)
     return generation

@@ -16,6 +16,7 @@ from editorial.spanish import SpanishFromMemoryMixin
 from .immutability import ImmutablePriceError, ImmutableSnapshotError, payload_checksum
 from .metrics import METRICS, metric_choices
 from .querysets import MeasurementQuerySet, PriceQuerySet, SnapshotQuerySet
+from .versioning import bump_content_version
 
 
 class ReviewedTextMixin(SpanishFromMemoryMixin, WorkflowMixin, DraftStateMixin, LockableMixin, RevisionMixin, models.Model):
@@ -296,6 +297,7 @@ class Snapshot(ClusterableModel):
         self.published_at = at or timezone.now()
         self.save(update_fields=["status", "published_at"])
         CurrentMeasurement.advance(self)
+        bump_content_version()  # in this transaction: no pre-rendered article outlives the old data
         return self
 
     @transaction.atomic
@@ -316,6 +318,7 @@ class Snapshot(ClusterableModel):
         correction.published_at = timezone.now()
         correction.save()
         CurrentMeasurement.rebuild([self.source_id, correction.source_id])
+        bump_content_version()
         return correction
 
     @property
@@ -491,3 +494,4 @@ Measurement._meta.get_field("endpoint").wagtail_reference_index_ignore = True
 
 from .current import CurrentMeasurement  # noqa: E402,F401
 from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping  # noqa: E402,F401
+from .versioning import ContentVersion  # noqa: E402,F401

@@ -51,7 +51,7 @@ def test_a_generation_bump_in_one_dev_process_is_seen_by_a_running_one(tmp_path)
         backend = running.stdout.readline().strip()
         before = int(running.stdout.readline())
         assert "locmem" not in backend.lower()
-        bumped = manage(env, "shell", "-c", "from benchmarks.cache import bump_data_generation as b; print(b())")
+        bumped = manage(env, "shell", "-c", "from benchmarks.cache import bump_cache_generation as b; print(b())")
         after_text, errors = running.communicate("\n", timeout=60)
     finally:
         running.kill()

@@ -19,9 +19,9 @@ log = logging.getLogger(__name__)
 )
 def invalidate_cache():
     """Bump the data generation after a cache outage hid a change from it (cache.invalidate_after_commit)."""
-    from ..cache import bump_data_generation
+    from ..cache import bump_cache_generation
 
-    return bump_data_generation()
+    return bump_cache_generation()  # the database's content version was bumped with the change
 
 
 @shared_task(name="benchmarks.tasks.sweep_stuck_runs")
