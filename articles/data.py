@@ -194,6 +194,22 @@ class PageData(WindowMixin):
 
         return price is not None and price_is_stale(price, self.now)
 
+    def next_change_by_time(self):
+        """When this page would read differently with no new data (a figure turning stale, a
+        measurement leaving a leaderboard's window), or None. A pre-rendered copy expires then."""
+        from datetime import timedelta
+
+        from benchmarks.freshness import measurement_stale_after, price_stale_after
+
+        moments = [measurement_stale_after(row) for row in self.measurements]
+        moments += [price_stale_after(price) for price in self.prices.values()]
+        windows = {
+            child.block.data_window_hours(child.value) for child in self.blocks if hasattr(child.block, "data_window_hours")
+        } - {0}
+        if windows:
+            moments += [row.snapshot.measured_at + timedelta(hours=h) for row in self.window_rows for h in windows]
+        return min((moment for moment in moments if moment is not None and moment > self.now), default=None)
+
     def fresh_ranked(self, model, metric, source=None):
         """Ranked rows that may back a "fastest"/"cheapest" pick: stale figures are left out."""
         return [row for row in self.ranked(model, metric, source) if not self.is_stale(row)]

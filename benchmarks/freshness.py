@@ -23,12 +23,18 @@ def max_age(key):
     return PRICE_MAX_AGE if key == "price" else get_metric(key).max_age
 
 
-def measurement_is_stale(measurement, now=None):
+def measurement_stale_after(measurement):
+    """The moment after which the figure is stale, or None if it never goes stale."""
     snapshot = measurement.snapshot
     # Demo data is a fixed example (pages label it as such): it must read the same a week later.
     if snapshot.source.kind in EXEMPT_SOURCE_KINDS or snapshot.source.is_demo:
-        return False
-    return (now or timezone.now()) - snapshot.measured_at > max_age(measurement.metric)
+        return None
+    return snapshot.measured_at + max_age(measurement.metric)
+
+
+def measurement_is_stale(measurement, now=None):
+    after = measurement_stale_after(measurement)
+    return after is not None and (now or timezone.now()) > after
 
 
 def price_seen_at(price):
@@ -38,7 +44,12 @@ def price_seen_at(price):
     return price.created_at
 
 
-def price_is_stale(price, now=None):
+def price_stale_after(price):
     if price.source.is_demo:
-        return False
-    return (now or timezone.now()) - price_seen_at(price) > max_age("price")
+        return None
+    return price_seen_at(price) + max_age("price")
+
+
+def price_is_stale(price, now=None):
+    after = price_stale_after(price)
+    return after is not None and (now or timezone.now()) > after
