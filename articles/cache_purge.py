@@ -18,6 +18,7 @@ from wagtail.models import Page
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from benchmarks.cache import data_generation_bumped
+from benchmarks.versioning import bump_content_version
 from config.page_cache import bump_page_generation
 
 logger = logging.getLogger(__name__)
@@ -66,6 +67,12 @@ def _parents_and_self(page):
 
 
 def page_changed(sender, instance, **kwargs):
+    from .tasks import queue_prerender
+
+    # Inside the publish's transaction: stored renderings of articles (which may list this page) stop
+    # matching at its commit.
+    bump_content_version()
+    queue_prerender()
     # Now, so this process never serves the old page again, and after commit, so a copy another
     # reader's request cached from the not-yet-committed state in between is dropped as well.
     bump_page_generation()
@@ -76,12 +83,16 @@ def page_changed(sender, instance, **kwargs):
 
 def page_deleted(sender, instance, **kwargs):
     if isinstance(instance, Page):
+        bump_content_version()
         bump_page_generation()
         transaction.on_commit(bump_page_generation)
 
 
 def data_changed(sender, **kwargs):
     """New figures: every live article and its data page may show them."""
+    from .tasks import queue_prerender
+
+    queue_prerender()
     if cdn_configured():
         from .models import ArticlePage
 

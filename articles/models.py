@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.db import models
 from django.http import Http404
+from django.template.response import TemplateResponse
 from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -19,6 +20,8 @@ from .blocks.choosers import shared_chooser_lookups
 from .data import PageData
 from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
+from .prerender import HEADER as PRERENDER_HEADER
+from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
 
@@ -140,7 +143,18 @@ class ArticlePage(SpanishFromMemoryMixin, LanguagePreviewMixin, ArticleDataRoute
     @path("")
     def article(self, request):
         self._require_language_version(request)
-        return self.render(request)
+        stored = None if getattr(request, "is_preview", False) else stored_copy(self, translation.get_language())
+        if stored is None:
+            response = self.render(request)
+            response[PRERENDER_HEADER] = "live"
+            return response
+        # The stored copy holds everything that reads data; the rest of the page is the page's own
+        # fields, so no data, no PageData and no data generation are needed here.
+        response = TemplateResponse(
+            request, self.get_template(request), {"page": self, "self": self, "request": request, "prerendered": stored}
+        )
+        response[PRERENDER_HEADER] = "stored"
+        return response
 
     @classmethod
     def from_serializable_data(cls, data, check_fks=True, strict_fks=False):

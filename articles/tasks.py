@@ -3,6 +3,7 @@
 import logging
 
 from celery import shared_task
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 
@@ -16,3 +17,42 @@ def purge_cdn_urls(urls):
 
     purge_urls_from_cache(urls)
     return len(urls)
+
+
+@shared_task(name="articles.tasks.prerender_due")
+def prerender_due():
+    """Store a fresh rendering of every live article whose stored one is missing, no longer exact or
+    about to expire (articles/prerender.py). Queued after each publish and data change, and run by
+    beat every ARTICLE_PRERENDER_BEAT_SECONDS so copies are replaced before they expire."""
+    from .prerender import due_pages, enabled, prerender
+
+    if not enabled():
+        return 0
+    pages = due_pages()
+    for page_id in pages:
+        try:
+            prerender(page_id)
+        except Exception:  # one broken page must not keep the others from being rendered
+            log.exception("could not pre-render article %s; it is rendered for each reader until fixed", page_id)
+    if pages:
+        log.info("pre-rendered %d article(s)", len(pages))
+    return len(pages)
+
+
+def queue_prerender():
+    """After the current transaction commits, queue `prerender_due`. A broker outage only means
+    readers get live renders until beat runs again."""
+    from django.db import transaction
+
+    from .prerender import enabled
+
+    if not enabled():
+        return
+
+    def send():
+        try:
+            prerender_due.apply_async(queue=getattr(settings, "ARTICLE_PRERENDER_QUEUE", None) or None)
+        except Exception as exc:  # kombu/redis errors when the broker is unreachable
+            log.warning("could not queue the pre-render of articles (%s); pages render live meanwhile", exc)
+
+    transaction.on_commit(send)

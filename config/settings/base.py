@@ -248,6 +248,19 @@ PAGE_BROWSER_SECONDS = env_int("PAGE_BROWSER_SECONDS", 60)
 PAGE_CACHE_LOCAL_SECONDS = env_int("PAGE_CACHE_LOCAL_SECONDS", 1)
 PAGE_CACHE_LOCAL_ENTRIES = env_int("PAGE_CACHE_LOCAL_ENTRIES", 200)
 
+# Articles are rendered ahead by a Celery task and served from PostgreSQL while still exact
+# (articles/prerender.py). A stored copy lives at most ARTICLE_PRERENDER_SECONDS (less when a figure
+# turns stale sooner); beat replaces copies that expire within the margin, so keep the margin above
+# the beat interval.
+ARTICLE_PRERENDER = env_bool("ARTICLE_PRERENDER", True)
+ARTICLE_PRERENDER_SECONDS = env_int("ARTICLE_PRERENDER_SECONDS", 3600)
+ARTICLE_PRERENDER_BEAT_SECONDS = env_int("ARTICLE_PRERENDER_BEAT_SECONDS", 60)
+ARTICLE_PRERENDER_MARGIN_SECONDS = env_int("ARTICLE_PRERENDER_MARGIN_SECONDS", 150)
+ARTICLE_PRERENDER_QUEUE = env_str("ARTICLE_PRERENDER_QUEUE", "")  # empty: Celery's default queue
+CELERY_BEAT_SCHEDULE["articles-prerender-due"] = {
+    "task": "articles.tasks.prerender_due", "schedule": float(ARTICLE_PRERENDER_BEAT_SECONDS),
+}
+
 # A CDN or Varnish in front of the site is purged on publish and on new data (articles/cache_purge.py).
 # HTTP PURGE (Varnish, Fastly-style): FRONTEND_CACHE_PURGE_URL=http://varnish:6081/
 # Cloudflare: CLOUDFLARE_ZONE_ID and CLOUDFLARE_BEARER_TOKEN.

@@ -1,0 +1,141 @@
+"""Articles rendered ahead of time by a Celery task, so serving one costs what a plain page costs.
+
+An article's figures take real work to render (formatting, ranking, provenance, footnotes): 5–7× a
+rich-text page of the same size. That work belongs to the moment the data or the page changes, not
+to each reader. The task renders the article's data-bearing part (everything inside its page-cache
+fragment, and the schema.org Dataset in <head>) in each language and stores it here.
+
+A stored copy is served only when it is still exact, which is checked in the one query that reads it:
+- the page's live revision is the one it was rendered from;
+- the database's content version (benchmarks/versioning.py) is the one it was rendered at: that
+  number is bumped in the transaction of every data change and every page publish, move or delete,
+  so no refresh, import, correction or related page can leave an old copy current;
+- it has not expired: a figure turning stale or leaving a leaderboard's window changes the page
+  with no new data, so a copy expires at the first such moment (at the latest after
+  ARTICLE_PRERENDER_SECONDS).
+Anything else renders live, as before, and the next run of `prerender_due` stores a new copy.
+Previews never read a stored copy. Stored copies live in PostgreSQL, so a Redis outage keeps them.
+"""
+
+import logging
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.utils import timezone, translation
+
+from benchmarks.versioning import current_version, current_version_query
+
+log = logging.getLogger(__name__)
+
+HEADER = "X-Article-Render"
+
+
+class PrerenderedArticle(models.Model):
+    page = models.ForeignKey("articles.ArticlePage", on_delete=models.CASCADE, related_name="+")
+    language = models.CharField(max_length=8)
+    revision_id = models.BigIntegerField()
+    content_version = models.BigIntegerField()
+    head_html = models.TextField()
+    article_html = models.TextField()
+    rendered_at = models.DateTimeField()
+    valid_until = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["page", "language"], name="prerendered_once_per_language")]
+
+    def __str__(self):
+        return f"{self.page_id} · {self.language} · revision {self.revision_id} · version {self.content_version}"
+
+
+def enabled():
+    return getattr(settings, "ARTICLE_PRERENDER", True)
+
+
+def stored_copy(page, language):
+    """The stored rendering of this live page in `language`, if it is still exact; else None."""
+    if not enabled() or not page.live_revision_id:
+        return None
+    return (
+        PrerenderedArticle.objects.filter(
+            page_id=page.pk,
+            language=language,
+            revision_id=page.live_revision_id,
+            content_version=models.Subquery(current_version_query()),
+            valid_until__gt=timezone.now(),
+        )
+        .only("head_html", "article_html")
+        .first()
+    )
+
+
+def _request_for(page, language):
+    site = page.get_site()
+    request = RequestFactory().get(page.get_url() or "/")
+    request._wagtail_site = site  # no host lookup: the task has no real request
+    request.LANGUAGE_CODE = language
+    return request
+
+
+def render_copy(page, language):
+    """(head, article, valid until) rendered as a reader would get them, in `language`."""
+    with translation.override(language):
+        request = _request_for(page, language)
+        context = page.get_context(request)
+        head = render_to_string("articles/includes/article_head.html", context, request)
+        article = render_to_string("articles/includes/article_main.html", context, request)
+        now = page.page_data.now
+        latest = now + timedelta(seconds=settings.ARTICLE_PRERENDER_SECONDS)
+        changes = page.page_data.next_change_by_time()
+        return head, article, min(changes, latest) if changes else latest
+
+
+def prerender(page_id):
+    """Store each language's rendering of the live article; returns the languages rendered."""
+    from .models import ArticlePage
+
+    # The version is read before the data: a change committed meanwhile leaves this copy older
+    # than its data, never the reverse.
+    version = current_version()
+    done = []
+    for language, _name in settings.LANGUAGES:
+        # A fresh page per language: PageData caches the body of the language it first read.
+        page = ArticlePage.objects.live().public().filter(pk=page_id).first()
+        if page is None:
+            PrerenderedArticle.objects.filter(page_id=page_id).delete()
+            return done
+        if not page.has_body_in(language):
+            PrerenderedArticle.objects.filter(page_id=page_id, language=language).delete()
+            continue
+        head, article, valid_until = render_copy(page, language)
+        values = {"revision_id": page.live_revision_id, "content_version": version, "head_html": head,
+                  "article_html": article, "rendered_at": timezone.now(), "valid_until": valid_until}
+        try:
+            with transaction.atomic():
+                PrerenderedArticle.objects.update_or_create(page_id=page_id, language=language, defaults=values)
+        except IntegrityError:  # another worker stored the same page and language at the same moment
+            log.info("pre-render of article %s (%s) raced another worker; keeping theirs", page_id, language)
+            continue
+        done.append(language)
+    return done
+
+
+def due_pages(margin_seconds=None):
+    """Live articles whose stored copies are missing, no longer exact, or expire within the margin."""
+    from .models import ArticlePage
+
+    margin = settings.ARTICLE_PRERENDER_MARGIN_SECONDS if margin_seconds is None else margin_seconds
+    exact = set(
+        PrerenderedArticle.objects.filter(
+            content_version=current_version(), valid_until__gt=timezone.now() + timedelta(seconds=margin)
+        ).values_list("page_id", "language", "revision_id")
+    )
+    due = []
+    for page in ArticlePage.objects.live().public().order_by("pk"):
+        wanted = {(page.pk, language, page.live_revision_id) for language, _name in settings.LANGUAGES
+                  if page.has_body_in(language)}
+        if not wanted <= exact:
+            due.append(page.pk)
+    return due
