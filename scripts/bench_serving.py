@@ -28,7 +28,6 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.request
@@ -167,46 +166,10 @@ def _copy_history(current, count):
 
 
 def ingest(rows_wanted):
-    """import_snapshot on a generated CSV vs COPY of the same rows (rows/s each)."""
-    from django.core.management import call_command
-    from django.db import connection
+    """import_snapshot on a generated CSV vs COPY of the same rows (rows/s each): scripts/bench_ingest.py."""
+    from bench_ingest import ingest as measure_ingest
 
-    from benchmarks.models import Endpoint, LanguageModel, Provider, Snapshot, Source
-
-    metrics = ["output_speed_median", "ttfc_median", "ttft_median", "ttft_p95", "tps_p95", "e2e_median", "e2e_p99",
-               "task_success", "failure_rate"]
-    per_endpoint = len(metrics)
-    count = max(1, rows_wanted // per_endpoint)
-    model = LanguageModel.objects.create(name="Bench model", slug="bench-model")
-    providers = Provider.objects.bulk_create(
-        [Provider(name=f"Bench host {n}", slug=f"bench-host-{n}") for n in range(count)], batch_size=1000
-    )
-    Endpoint.objects.bulk_create([Endpoint(provider=p, model=model) for p in providers], batch_size=1000)
-    lines = ["provider,model,tier,metric,value"]
-    for n in range(count):
-        for k, metric in enumerate(metrics):
-            lines.append(f"bench-host-{n},bench-model,,{metric},{(n % 90) + 1 + k / 10:.1f}")
-    source = Source.objects.create(title="Bench ingest", publisher="Bench", url="https://bench.invalid/")
-    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as handle:
-        handle.write("\n".join(lines) + "\n")
-    rows = len(lines) - 1
-    start = time.perf_counter()
-    call_command("import_snapshot", handle.name, source=str(source.pk), measured_at="2026-01-01T00:00:00Z",
-                 verbosity=0, stdout=open(os.devnull, "w"))
-    import_seconds = time.perf_counter() - start
-    os.unlink(handle.name)
-
-    endpoints = dict(Endpoint.objects.filter(model=model).values_list("provider__slug", "pk"))
-    target = Snapshot.objects.create(source=source, measured_at="2026-01-02T00:00:00Z")
-    start = time.perf_counter()
-    with connection.cursor() as cursor, cursor.copy(
-        "COPY benchmarks_measurement (snapshot_id, endpoint_id, metric, value) FROM STDIN"
-    ) as copy:
-        for line in lines[1:]:
-            provider, _model, _tier, metric, value = line.split(",")
-            copy.write_row((target.pk, endpoints[provider], metric, value))
-    copy_seconds = time.perf_counter() - start
-    return rows, rows / import_seconds, rows / copy_seconds
+    return measure_ingest(rows_wanted)
 
 
 def publish_queries():

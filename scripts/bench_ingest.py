@@ -1,0 +1,143 @@
+"""Ingest benchmark (issue 16): `import_snapshot` rows/s vs a COPY of the same rows, in one run.
+
+    python scripts/bench_ingest.py [--rows 20000] [--database-url URL] [--profile]
+
+Standalone: builds its own PostgreSQL database (--database-url, default postgres://postgres@
+127.0.0.1:5432/llmbench_ingest_bench; dropped and re-created) under the production settings, migrates,
+creates a catalogue (one model served by one endpoint on each of rows/9 hosts) and a CSV of nine
+metrics per endpoint. Then it times:
+
+- `manage.py import_snapshot` on that file end to end (read, check, write, commit), as an editor runs it;
+- a COPY of the same rows into the same table, the fastest plain way we know: the rows preformatted
+  as COPY text before the clock starts and sent in one write, committed. Anything our import does
+  beyond that is its own cost, so the ratio is not flattered by a slow baseline.
+
+Prints rows/s for both, the ratio and whether each goal is met; asserts nothing. scripts/bench_serving.py
+calls `ingest()` for its figure 4. --profile prints where the import spends its time (cProfile).
+Redis: REDIS_URL (default redis://127.0.0.1:6379/12), flushed.
+"""
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_serving import configure, recreate_database  # noqa: E402  (the same scratch database set-up)
+
+GOAL_RATE = 50_000  # rows/s
+GOAL_RATIO = 0.2  # of the COPY's rows/s
+METRICS = ["output_speed_median", "ttfc_median", "ttft_median", "ttft_p95", "tps_p95", "e2e_median", "e2e_p99",
+           "task_success", "failure_rate"]
+
+
+def make_catalogue(rows_wanted):
+    """A model with one endpoint on each of rows_wanted/9 hosts, a source; the CSV lines naming them."""
+    from benchmarks.models import Endpoint, LanguageModel, Provider, Source
+
+    count = max(1, rows_wanted // len(METRICS))
+    model = LanguageModel.objects.create(name="Bench model", slug="bench-model")
+    providers = Provider.objects.bulk_create(
+        [Provider(name=f"Bench host {n}", slug=f"bench-host-{n}") for n in range(count)], batch_size=1000
+    )
+    Endpoint.objects.bulk_create([Endpoint(provider=p, model=model) for p in providers], batch_size=1000)
+    lines = ["provider,model,tier,metric,value"]
+    for n in range(count):
+        for k, metric in enumerate(METRICS):
+            lines.append(f"bench-host-{n},bench-model,,{metric},{(n % 90) + 1 + k / 10:.1f}")
+    source = Source.objects.create(title="Bench ingest", publisher="Bench", url="https://bench.invalid/")
+    endpoints = dict(Endpoint.objects.filter(model=model).values_list("provider__slug", "pk"))
+    return lines, endpoints, source
+
+
+def time_import(path, source, profile=False):
+    from django.core.management import call_command
+
+    profiler = cProfile.Profile() if profile else None
+    start = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    call_command("import_snapshot", path, source=str(source.pk), measured_at="2026-01-01T00:00:00Z",
+                 verbosity=0, stdout=open(os.devnull, "w"))
+    if profiler:
+        profiler.disable()
+    seconds = time.perf_counter() - start
+    if profiler:
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+        print(out.getvalue())
+    return seconds
+
+
+def time_copy(lines, endpoints, source):
+    """COPY of the rows of `lines` into a fresh draft snapshot: the same table, indexes and triggers."""
+    from django.db import connection
+
+    from benchmarks.models import Snapshot
+
+    target = Snapshot.objects.create(source=source, measured_at="2026-01-02T00:00:00Z")
+    payload = []
+    for line in lines[1:]:
+        provider, _model, _tier, metric, value = line.split(",")
+        payload.append(f"{target.pk}\t{endpoints[provider]}\t{metric}\t{value}\n")
+    data = "".join(payload).encode()
+    start = time.perf_counter()
+    with connection.cursor() as cursor:  # autocommit: the COPY is its own transaction, commit included
+        with cursor.copy("COPY benchmarks_measurement (snapshot_id, endpoint_id, metric, value) FROM STDIN") as copy:
+            copy.write(data)
+    seconds = time.perf_counter() - start
+    assert Snapshot.objects.get(pk=target.pk).measurements.count() == len(lines) - 1
+    return seconds
+
+
+def ingest(rows_wanted, profile=False):
+    """(rows, import_snapshot rows/s, COPY rows/s) on the current database."""
+    from benchmarks.models import Snapshot
+
+    lines, endpoints, source = make_catalogue(rows_wanted)
+    rows = len(lines) - 1
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as handle:
+        handle.write("\n".join(lines) + "\n")
+    try:
+        import_seconds = time_import(handle.name, source, profile)
+    finally:
+        os.unlink(handle.name)
+    imported = Snapshot.objects.filter(source=source).get()
+    assert imported.measurements.count() == rows, "the import did not write every row"
+    copy_seconds = time_copy(lines, endpoints, source)
+    return rows, rows / import_seconds, rows / copy_seconds
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/llmbench_ingest_bench")
+    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--rows", type=int, default=20000)
+    parser.add_argument("--profile", action="store_true", help="print the import's cProfile (slows it down)")
+    args = parser.parse_args()
+    configure(args)
+    recreate_database(args.database_url)
+    import django
+
+    django.setup()
+    from django.core.cache import cache
+    from django.core.management import call_command
+
+    cache.clear()
+    call_command("migrate", interactive=False, verbosity=0, stdout=open(os.devnull, "w"))
+    rows, import_rate, copy_rate = ingest(args.rows, args.profile)
+    ratio = import_rate / copy_rate
+    print(f"Ingest of {rows:,} measurements: import_snapshot {import_rate:,.0f} rows/s, COPY {copy_rate:,.0f} rows/s: "
+          f"ratio {ratio:.2f}x")
+    print(f"  >= {GOAL_RATE:,} rows/s: {'met' if import_rate >= GOAL_RATE else 'NOT met'}; "
+          f">= {GOAL_RATIO}x COPY: {'met' if ratio >= GOAL_RATIO else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
