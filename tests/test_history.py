@@ -92,6 +92,41 @@ def test_measurements_of_a_published_snapshot_cannot_change(published, endpoint)
     ]
 
 
+def copy_rows(rows):
+    # psycopg's copy() is not wrapped by Django: wrap_database_errors gives the IntegrityError others get.
+    with connection.wrap_database_errors, connection.cursor() as cursor, cursor.copy(
+        "COPY benchmarks_measurement (snapshot_id, endpoint_id, metric, value) FROM STDIN"
+    ) as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def test_rows_are_refused_per_statement_however_many_and_whoever_writes_them(published, endpoint):
+    """Inserts are checked once per statement: a COPY or a multi-row INSERT that adds even one row to
+    published history is refused whole, draft rows included."""
+    draft = SnapshotFactory()
+    message = refused(copy_rows, [(published.pk, endpoint.pk, "ttft_median", "1")])
+    assert f"benchmarks_measurement row cannot be added to snapshot {published.pk}" in message
+    assert "the snapshot is published" in message
+    mixed = [(draft.pk, endpoint.pk, "ttft_median", "1"), (published.pk, endpoint.pk, "ttft_p95", "2")]
+    refused(copy_rows, mixed)
+    refused(
+        Measurement.objects.bulk_create,
+        [Measurement(snapshot_id=pk, endpoint=endpoint, metric=metric, value=Decimal(value))
+         for pk, _endpoint, metric, value in mixed],
+    )
+    assert not draft.measurements.exists()
+    assert published.measurements.count() == 1
+    assert "benchmarks_price row cannot be added" in refused(
+        Price.objects.bulk_create,
+        [Price(endpoint=endpoint, input_per_m=Decimal("1"), output_per_m=Decimal("1"), currency="USD",
+               effective_date=timezone.localdate() - datetime.timedelta(days=1), source=published.source,
+               snapshot=published)],
+    )
+    copy_rows([(draft.pk, endpoint.pk, "ttft_median", "1")])  # a draft takes rows however they come
+    assert draft.measurements.count() == 1
+
+
 def test_prices_of_a_published_snapshot_cannot_change(published):
     price = published.prices.get()
     refused(Price.objects.filter(pk=price.pk).update, input_per_m=Decimal("0.5"), output_per_m=Decimal("0.5"))
