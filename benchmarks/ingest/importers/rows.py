@@ -4,8 +4,9 @@ from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Q
+from django.db.models import F, Lookup, Q
 from django.db.models.functions import Lower
+from django.db.models.lookups import In
 from django.utils.translation import gettext as _
 
 from ...metrics import METRICS
@@ -127,32 +128,71 @@ def _build_snapshot(meta, text, checksum, errors):
     return snapshot
 
 
+class _AnyOf(Lookup):
+    """`lhs` among `values`, as one array parameter on PostgreSQL: an IN list of thousands of slugs
+    cost more to build (Django's parameters, then psycopg parsing their placeholders) than to run."""
+
+    lookup_name = "any_of"  # used as an expression in filter(), never registered on a field
+    prepare_rhs = False
+
+    def as_sql(self, compiler, connection):
+        if connection.vendor != "postgresql":
+            return In(self.lhs, self.rhs).as_sql(compiler, connection)
+        lhs, params = self.process_lhs(compiler, connection)
+        return f"{lhs} = ANY(%s)", (*params, list(self.rhs))
+
+
+def _distinct_text(rows, column):
+    """The distinct values of a column, cleaned: each distinct cell once, however many rows repeat it."""
+    cells = set()
+    for _number, row in rows:
+        cell = row.get(column)
+        cells.add(cell if type(cell) is str else _text(cell))
+    return {_text(cell) for cell in cells}
+
+
 class _Catalogue:
-    """Providers, models and endpoints named in a file, fetched in three queries."""
+    """Providers, models and endpoints named in a file, fetched as plain values in three queries."""
 
     def __init__(self, rows):
-        self.providers = self._by_slug(Provider, {_text(row.get("provider")) for _, row in rows})
-        self.models = self._by_slug(LanguageModel, {_text(row.get("model")) for _, row in rows})
+        self.providers = self._by_slug(Provider, _distinct_text(rows, "provider"))
+        self.models = self._by_slug(LanguageModel, _distinct_text(rows, "model"))
         self.endpoints = {}
         if self.providers and self.models:
             self.endpoints = {
-                (e.provider_id, e.model_id, e.tier.strip().casefold()): e
-                for e in Endpoint.objects.filter(
-                    provider__in=list(self.providers.values()), model__in=list(self.models.values())
-                )
+                (provider_id, model_id, tier.strip().casefold()): pk
+                for pk, provider_id, model_id, tier in Endpoint.objects.filter(
+                    _AnyOf(F("provider_id"), [pk for pk, _slug in self.providers.values()]),
+                    _AnyOf(F("model_id"), [pk for pk, _slug in self.models.values()]),
+                ).values_list("pk", "provider_id", "model_id", "tier")
             }
+        self._known = {}  # (provider, model, tier) cells as given -> endpoint id
 
     @staticmethod
     def _by_slug(model, slugs):
-        # A slug typed "Fireworks" in a spreadsheet still means "fireworks". One IN list, not an OR
-        # of one case-insensitive comparison per slug (thousands of ORs for a big file).
+        """{lowercase slug: (pk, slug)}. A slug typed "Fireworks" in a spreadsheet still means "fireworks"."""
         wanted = sorted({slug.lower() for slug in slugs if slug})
         if not wanted:
             return {}
-        objects = model.objects.annotate(_slug_lower=Lower("slug")).filter(_slug_lower__in=wanted)
-        return {obj.slug.lower(): obj for obj in objects}
+        found = model.objects.filter(_AnyOf(Lower("slug"), wanted)).values_list("pk", "slug")
+        return {slug.lower(): (pk, slug) for pk, slug in found}
 
-    def endpoint(self, row, number, errors):
+    def endpoint_id(self, row, number, errors):
+        """The id of the endpoint a row names, or None with the reasons added to `errors`.
+
+        A file names each endpoint on many rows (one per metric): the cells are resolved once."""
+        cells = (row.get("provider"), row.get("model"), row.get("tier"))
+        try:
+            found = self._known.get(cells)
+        except TypeError:  # a JSON list or object in a cell: never a slug, the checks below say so
+            cells, found = None, None
+        if found is None:
+            found = self._resolve(row, number, errors)
+            if found is not None and cells is not None:
+                self._known[cells] = found
+        return found
+
+    def _resolve(self, row, number, errors):
         provider_slug, model_slug, tier = (
             _text(row.get("provider")),
             _text(row.get("model")),
@@ -176,15 +216,15 @@ class _Catalogue:
             )
         if provider is None or model is None:
             return None
-        endpoint = self.endpoints.get((provider.pk, model.pk, tier.casefold()))
-        if endpoint is None:
+        endpoint_id = self.endpoints.get((provider[0], model[0], tier.casefold()))
+        if endpoint_id is None:
             errors.add(
                 _("%(provider)s has no endpoint for %(model)s in tier “%(tier)s”")
-                % {"provider": provider.slug, "model": model.slug, "tier": tier or _("standard")},
+                % {"provider": provider[1], "model": model[1], "tier": tier or _("standard")},
                 number,
                 "tier",
             )
-        return endpoint
+        return endpoint_id
 
 
 class MeasurementRow(NamedTuple):
@@ -200,7 +240,7 @@ def _clean_measurements(rows, errors):
     catalogue = _Catalogue(rows)
     measurements, seen = [], {}
     for number, row in rows:
-        endpoint = catalogue.endpoint(row, number, errors)
+        endpoint_id = catalogue.endpoint_id(row, number, errors)
         metric_key = _text(row.get("metric"))
         metric = METRICS.get(metric_key)
         if metric is None:
@@ -219,8 +259,8 @@ def _clean_measurements(rows, errors):
             if problem:
                 errors.add(problem, number, "value")
                 value = None
-        if endpoint is not None and metric is not None:
-            key = (endpoint.pk, metric.key)
+        if endpoint_id is not None and metric is not None:
+            key = (endpoint_id, metric.key)
             if key in seen:
                 errors.add(
                     _("duplicate of row %(first)s (same endpoint and metric)") % {"first": seen[key]},
@@ -229,8 +269,8 @@ def _clean_measurements(rows, errors):
                 )
                 continue
             seen[key] = number
-        if endpoint is not None and metric is not None and value is not None:
-            measurements.append(MeasurementRow(endpoint.pk, metric.key, value))
+            if value is not None:
+                measurements.append(MeasurementRow(endpoint_id, metric.key, value))
     return measurements
 
 
@@ -239,7 +279,7 @@ def _clean_prices(rows, snapshot, default_effective, errors, stored=None):
     row_sources = _resolve_sources([row["source"] for _, row in rows if _text(row.get("source"))])
     prices, seen = [], {}
     for number, row in rows:
-        endpoint = catalogue.endpoint(row, number, errors)
+        endpoint_id = catalogue.endpoint_id(row, number, errors)
         source = snapshot.source if snapshot.source_id else None
         if _text(row.get("source")):
             source = _source_or_error(row["source"], row_sources, errors, number, "source")
@@ -264,7 +304,7 @@ def _clean_prices(rows, snapshot, default_effective, errors, stored=None):
         if _text(row.get("promo_until")):
             promo_until = _parse_date_value(row["promo_until"], local, number, "promo_until")
         price = Price(
-            endpoint=endpoint,
+            endpoint_id=endpoint_id,
             source=source,
             currency=_text(row.get("currency")).upper(),
             effective_date=effective,
@@ -280,9 +320,9 @@ def _clean_prices(rows, snapshot, default_effective, errors, stored=None):
                     for message in messages:
                         local.add(message, number, name)
         errors.extend(local)
-        if endpoint is None or source is None or effective is None:
+        if endpoint_id is None or source is None or effective is None:
             continue
-        key = (endpoint.pk, effective, source.pk)
+        key = (endpoint_id, effective, source.pk)
         if key in seen:
             errors.add(
                 _("duplicate of row %(first)s (same endpoint, source and effective date)")
