@@ -241,18 +241,10 @@ def _clean_measurements(rows, errors):
     measurements, seen = [], {}
     for number, row in rows:
         endpoint_id = catalogue.endpoint_id(row, number, errors)
-        metric_key = _text(row.get("metric"))
-        metric = METRICS.get(metric_key)
+        cell = row.get("metric")
+        metric = METRICS.get(cell) if type(cell) is str else None  # the usual exact key: one lookup
         if metric is None:
-            if metric_key:
-                errors.add(
-                    _("unknown metric “%(metric)s” (known metrics: %(known)s)")
-                    % {"metric": metric_key, "known": ", ".join(METRICS)},
-                    number,
-                    "metric",
-                )
-            else:
-                errors.add(_("a metric is required"), number, "metric")
+            metric = _metric_or_error(cell, number, errors)
         value = _parse_number(row.get("value"), errors, number, "value", MEASUREMENT_DIGITS)
         if metric is not None and value is not None:
             problem = metric.validate(value)
@@ -272,6 +264,22 @@ def _clean_measurements(rows, errors):
             if value is not None:
                 measurements.append(MeasurementRow(endpoint_id, metric.key, value))
     return measurements
+
+
+def _metric_or_error(cell, number, errors):
+    metric_key = _text(cell)
+    metric = METRICS.get(metric_key)
+    if metric is None:
+        if metric_key:
+            errors.add(
+                _("unknown metric “%(metric)s” (known metrics: %(known)s)")
+                % {"metric": metric_key, "known": ", ".join(METRICS)},
+                number,
+                "metric",
+            )
+        else:
+            errors.add(_("a metric is required"), number, "metric")
+    return metric
 
 
 def _clean_prices(rows, snapshot, default_effective, errors, stored=None):
