@@ -4,7 +4,7 @@ as a draft with the reasons (the same rules as a refresh, see ../review.py)."""
 
 from django.utils.translation import gettext as _
 
-from ...metrics import JUMP_FACTOR
+from ...metrics import JUMP_FACTOR, METRICS
 from ...models import Endpoint, Price, Snapshot, Source
 from ..review import measurement_concerns, previous_values, price_concerns, prices_in_force
 from .formats import ImportIssue, ImportRejected
@@ -57,8 +57,17 @@ def measurement_review(source, measurements):
     endpoint_ids = {m.endpoint_id for m in measurements}
     previous = previous_values(source, endpoint_ids)
     # Judge first, name afterwards: loading a label for each of 10,000 endpoints cost more than the check.
-    flagged = [m for m in measurements
-               if measurement_concerns("", m.metric, m.value, previous.get((m.endpoint_id, m.metric)))]
+    # A concern needs a value past its metric's plausible maximum or a previous value to jump from; the
+    # rest (all of a source's first import) skip measurement_concerns and its messages.
+    ceilings = {key: metric.plausible_max for key, metric in METRICS.items()}
+    flagged = []
+    for m in measurements:
+        old = previous.get((m.endpoint_id, m.metric))
+        ceiling = ceilings[m.metric]
+        if old is None and (ceiling is None or m.value <= ceiling):
+            continue
+        if measurement_concerns("", m.metric, m.value, old):
+            flagged.append(m)
     labels = _labels({m.endpoint_id for m in flagged})
     concerns = []
     for m in flagged:
