@@ -1,8 +1,8 @@
 """CSV and JSON import of a measured snapshot (with its measurements) and of price lists.
 
-The formats are documented in docs/import-formats.md. Every row is checked before anything
-is written, and a file with any error writes nothing: editors fix the file and import it
-again rather than untangling a half-imported one. The file's text is kept on the snapshot
+The formats are documented in docs/import-formats.md. Every row is checked, and a file with
+any error writes nothing (rows sent to the database while the file is checked are rolled back
+with the import's transaction): editors fix the file and import it again rather than untangling a half-imported one. The file's text is kept on the snapshot
 with its SHA-256 (`Snapshot.checksum`), so importing the same file twice changes nothing, and
 the database refuses a second snapshot of the same payload for the same source and moment.
 A different file for a source and moment already published is a correction of that snapshot.
@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 
 from ...cache import invalidate_after_commit
 from ...models import Price, Snapshot, payload_checksum
-from ..bulk import write_measurements
+from ..bulk import MeasurementWriter
 from ..review import review_text
 from .formats import (
     CSV,
@@ -52,6 +52,7 @@ from .reading import (
 from .rows import (
     _already_imported,
     _build_snapshot,
+    _Catalogue,
     _check_existing_prices,
     _clean_measurements,
     _clean_prices,
@@ -128,17 +129,26 @@ def import_snapshot(raw, fmt=None, *, filename=None, publish=False, **meta):
     else:
         rows, file_meta = _read_json(text, "measurements", MEASUREMENT_COLUMNS, SNAPSHOT_META, errors)
     snapshot = _build_snapshot(_merge_meta(meta, file_meta, SNAPSHOT_META, errors), text, checksum, errors)
-    measurements = _clean_measurements(rows, errors)
-    errors.raise_if_any()
+    if errors:  # no snapshot to write into; the rows are still checked, so every error is listed at once
+        _clean_measurements(rows, errors)
+        errors.raise_if_any()
 
     def write(replaced):
-        concerns = measurement_review(snapshot.source, measurements)
-        snapshot.review_notes = review_text(concerns)
         snapshot.save()
-        write_measurements(snapshot, measurements)
-        return concerns
+        catalogue = _Catalogue(rows)  # its queries first: the COPY below holds the connection
+        # Rows go to the database as they pass (MeasurementWriter), so it stores them while the rest is
+        # checked; an error found later rolls the transaction back, snapshot and rows alike.
+        with MeasurementWriter(snapshot) as writer:
+            measurements = _clean_measurements(rows, errors, catalogue, send=writer.write)
+        errors.raise_if_any()
+        concerns = measurement_review(snapshot.source, measurements)
+        if concerns:
+            # update(), not save(): a save re-indexes the snapshot's references, loading every row just sent.
+            snapshot.review_notes = review_text(concerns)
+            Snapshot.objects.filter(pk=snapshot.pk).update(review_notes=snapshot.review_notes)
+        return concerns, len(measurements)
 
-    return _write("snapshot", snapshot, checksum, write, publish, filename, count=len(measurements))
+    return _write("snapshot", snapshot, checksum, write, publish, filename)
 
 
 def import_prices(raw, fmt=None, *, filename=None, publish=True, **meta):
@@ -194,12 +204,12 @@ def import_prices(raw, fmt=None, *, filename=None, publish=True, **meta):
             price.snapshot = snapshot
             price.currency = price.currency.strip().upper()
         Price.objects.bulk_create(prices)
-        return concerns
+        return concerns, len(prices)
 
-    return _write("prices", snapshot, checksum, write, publish, filename, count=len(prices))
+    return _write("prices", snapshot, checksum, write, publish, filename)
 
 
-def _write(kind, snapshot, checksum, write_rows, publish, filename, count):
+def _write(kind, snapshot, checksum, write_rows, publish, filename):
     """The shared transaction: lock, re-check for a duplicate, link a correction, write, publish."""
     try:
         with transaction.atomic():
@@ -210,7 +220,7 @@ def _write(kind, snapshot, checksum, write_rows, publish, filename, count):
             replaced = replaced_snapshot(snapshot)
             if replaced is not None:
                 link_correction(snapshot, replaced, filename)
-            concerns = write_rows(replaced)
+            concerns, count = write_rows(replaced)
             if publish and not concerns:
                 if replaced is not None:
                     replaced.publish_correction(snapshot, snapshot.correction_note)

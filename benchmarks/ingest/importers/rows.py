@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from ...metrics import METRICS
 from ...models import Endpoint, LanguageModel, Price, Provider, Snapshot, Source
+from .. import bulk
 from .formats import MEASUREMENT_DIGITS, PRICE_DIGITS, _Errors
 from .reading import _parse_date_value, _parse_datetime_value, _parse_number, _text
 
@@ -236,9 +237,14 @@ class MeasurementRow(NamedTuple):
     value: object
 
 
-def _clean_measurements(rows, errors):
-    catalogue = _Catalogue(rows)
+def _clean_measurements(rows, errors, catalogue=None, send=None):
+    """The file's checked measurements. `send`, if given, gets them in chunks as they pass, while no error
+    has been found: the caller writes them inside a transaction that any later error rolls back. It may
+    hold the connection (COPY): `catalogue`, made beforehand, is then the only lookup."""
+    if catalogue is None:
+        catalogue = _Catalogue(rows)
     measurements, seen = [], {}
+    chunk, sent = bulk.COPY_CHUNK, 0
     for number, row in rows:
         endpoint_id = catalogue.endpoint_id(row, number, errors)
         cell = row.get("metric")
@@ -263,6 +269,11 @@ def _clean_measurements(rows, errors):
             seen[key] = number
             if value is not None:
                 measurements.append(MeasurementRow(endpoint_id, metric.key, value))
+                if send is not None and len(measurements) - sent == chunk and not errors:
+                    send(measurements[sent:])
+                    sent = len(measurements)
+    if send is not None and not errors and sent < len(measurements):
+        send(measurements[sent:])
     return measurements
 
 
