@@ -140,7 +140,9 @@ class _AnyOf(Lookup):
         if connection.vendor != "postgresql":
             return In(self.lhs, self.rhs).as_sql(compiler, connection)
         lhs, params = self.process_lhs(compiler, connection)
-        return f"{lhs} = ANY(%s)", (*params, list(self.rhs))
+        # The array typed as the column: psycopg would send small ids as smallint[], and a bigint
+        # column compared with that is searched element by element instead of through a hash.
+        return f"{lhs} = ANY(%s::{self.lhs.output_field.db_type(connection)}[])", (*params, list(self.rhs))
 
 
 def _distinct_text(rows, column):
@@ -165,7 +167,7 @@ class _Catalogue:
                 for pk, provider_id, model_id, tier in Endpoint.objects.filter(
                     _AnyOf(F("provider_id"), [pk for pk, _slug in self.providers.values()]),
                     _AnyOf(F("model_id"), [pk for pk, _slug in self.models.values()]),
-                ).values_list("pk", "provider_id", "model_id", "tier")
+                ).order_by().values_list("pk", "provider_id", "model_id", "tier")
             }
         self._known = {}  # (provider, model, tier) cells as given -> endpoint id
 
@@ -175,7 +177,7 @@ class _Catalogue:
         wanted = sorted({slug.lower() for slug in slugs if slug})
         if not wanted:
             return {}
-        found = model.objects.filter(_AnyOf(Lower("slug"), wanted)).values_list("pk", "slug")
+        found = model.objects.filter(_AnyOf(Lower("slug"), wanted)).order_by().values_list("pk", "slug")
         return {slug.lower(): (pk, slug) for pk, slug in found}
 
     def endpoint_id(self, row, number, errors):
