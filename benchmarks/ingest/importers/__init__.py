@@ -9,6 +9,8 @@ A different file for a source and moment already published is a correction of th
 Implausible values and large jumps hold the import as a draft for review (../review.py).
 """
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -107,6 +109,22 @@ class ImportResult:
 # --- public entry points ----------------------------------------------------------------------
 
 
+@contextmanager
+def _collector_paused():
+    """An import keeps every row it reads until it ends: the cyclic garbage collector frees none of them
+    but rescans them, and in a full pass all of Django's objects, every few hundred allocations (~70 ms
+    of a 20,000-row import). Reference counting still frees everything else; the collector runs again
+    as soon as the import returns."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+@_collector_paused()
 def import_snapshot(raw, fmt=None, *, filename=None, publish=False, **meta):
     """Import a snapshot with its measurements from CSV or JSON bytes.
 
