@@ -291,11 +291,14 @@ class Snapshot(ClusterableModel):
 
         `at`: when it became visible to readers (default now); demo and fixture data publish at
         their measured time so "as of" a past moment reads them as readers did."""
+        from wagtail.signal_handlers import disable_reference_index_auto_update  # needs the models loaded
+
         if self.status != self.Status.DRAFT:
             raise ValidationError(_("Only a draft snapshot can be published."))
         self.status = self.Status.PUBLISHED
         self.published_at = at or timezone.now()
-        self.save(update_fields=["status", "published_at"])
+        with disable_reference_index_auto_update():  # no reference changes; re-indexing loaded every row
+            self.save(update_fields=["status", "published_at"])
         CurrentMeasurement.advance(self)
         bump_content_version()  # in this transaction: no pre-rendered article outlives the old data
         return self
@@ -327,11 +330,8 @@ class Snapshot(ClusterableModel):
 
 
 class Measurement(models.Model):
-    # No index of its own: the unique constraint's index starts with snapshot and serves every lookup by
-    # it, and a second index was one more insert per row of every import.
-    snapshot = ParentalKey(
-        Snapshot, on_delete=models.CASCADE, related_name="measurements", verbose_name=_("snapshot"), db_index=False
-    )
+    # No index of its own: the unique (snapshot, endpoint, metric) index serves lookups by snapshot (migration 0012).
+    snapshot = ParentalKey(Snapshot, on_delete=models.CASCADE, related_name="measurements", verbose_name=_("snapshot"), db_index=False)
     endpoint = models.ForeignKey(Endpoint, on_delete=models.PROTECT, related_name="measurements", verbose_name=_("endpoint"))
     metric = models.CharField(_("metric"), max_length=40, choices=metric_choices)
     value = models.DecimalField(_("value"), max_digits=16, decimal_places=6)

@@ -2,13 +2,15 @@
 with any error still writes nothing and every error keeps its row; the number of queries does not grow with
 the rows; the short paths for usual cells give the same results as the careful ones."""
 
+import gc
 import json
 from decimal import Decimal
 
 import pytest
+from django.db.models.signals import post_init
 
 from benchmarks.ingest import bulk
-from benchmarks.ingest.importers import import_snapshot
+from benchmarks.ingest.importers import ImportRejected, import_snapshot
 from benchmarks.metrics import METRICS
 from benchmarks.models import Measurement
 from tests.factories import EndpointFactory, LanguageModelFactory, ProviderFactory, SourceFactory
@@ -126,3 +128,26 @@ def test_json_cells_that_are_not_text_are_errors_not_crashes(hosts):
     messages = rejected_messages(import_snapshot, raw)
     assert [m.split(":")[0] for m in messages] == ["row 1, column provider", "row 2, column model",
                                                   "row 2, column metric"]
+
+
+def test_publishing_an_import_neither_loads_its_rows_nor_leaves_the_collector_off(hosts):
+    """Publishing changes no reference, so the reference index is not rebuilt (it loaded every row as a
+    model instance), and the current values advance in the database."""
+    built = []
+
+    def count(sender, instance, **kwargs):
+        built.append(instance)
+
+    post_init.connect(count, sender=Measurement)
+    try:
+        result = import_snapshot(csv_snapshot(*hosts["rows"]), source=hosts["source"].pk, measured_at=MEASURED_AT,
+                                 publish=True)
+    finally:
+        post_init.disconnect(count, sender=Measurement)
+    assert result.snapshot.status == "published" and not built
+    assert Measurement.objects.latest(sources=[hosts["source"]]).count() == len(hosts["rows"])
+    assert gc.isenabled()
+    with pytest.raises(ImportRejected):
+        import_snapshot(csv_snapshot("host-0,glm-5-3,,ttft_median,x"), source=hosts["source"].pk,
+                        measured_at=MEASURED_AT)
+    assert gc.isenabled()
