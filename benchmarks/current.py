@@ -5,7 +5,7 @@ whether a source has one past snapshot or thousands. The window function over al
 (MeasurementQuerySet.latest with `as_of`) stays for "as of a moment" questions.
 """
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Window
 from django.db.models.functions import RowNumber
 
@@ -31,33 +31,24 @@ class CurrentMeasurement(models.Model):
         """A newly published snapshot: its values become current where they are the newest.
 
         Reads only the snapshot's own rows and the current rows they could replace, so publishing
-        costs the same whatever the source's history.
+        costs the same whatever the source's history. One INSERT ... SELECT ... ON CONFLICT in the
+        database: through Python, 20,000 rows took seconds (instances, an IN list of every endpoint).
         """
         from .models import Measurement
 
-        rows = list(Measurement.objects.filter(snapshot=snapshot).values_list("pk", "endpoint_id", "metric"))
-        if not rows:
-            return
-        existing = {
-            (endpoint, metric): (measured_at, snapshot_id)
-            for endpoint, metric, measured_at, snapshot_id in cls.objects.filter(
-                source_id=snapshot.source_id, endpoint_id__in={endpoint for _pk, endpoint, _metric in rows}
-            ).values_list("endpoint_id", "metric", "measured_at", "snapshot_id")
-        }
-        key = (snapshot.measured_at, snapshot.pk)
-        newer = [
-            cls(measurement_id=pk, endpoint_id=endpoint, metric=metric, source_id=snapshot.source_id,
-                snapshot_id=snapshot.pk, measured_at=snapshot.measured_at)
-            for pk, endpoint, metric in rows
-            if (endpoint, metric) not in existing or existing[(endpoint, metric)] < key
-        ]
-        cls.objects.bulk_create(
-            newer,
-            batch_size=5000,
-            update_conflicts=True,
-            unique_fields=["endpoint", "metric", "source"],
-            update_fields=["measurement", "snapshot", "measured_at"],
-        )
+        table, rows = cls._meta.db_table, Measurement._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"""
+                INSERT INTO {table} (endpoint_id, metric, source_id, measurement_id, snapshot_id, measured_at)
+                SELECT m.endpoint_id, m.metric, %s, m.id, %s, %s FROM {rows} m WHERE m.snapshot_id = %s
+                ON CONFLICT (endpoint_id, metric, source_id) DO UPDATE SET measurement_id = excluded.measurement_id,
+                    snapshot_id = excluded.snapshot_id, measured_at = excluded.measured_at
+                WHERE ({table}.measured_at, {table}.snapshot_id) < (excluded.measured_at, excluded.snapshot_id)
+                """,
+                [snapshot.source_id, snapshot.pk, connection.ops.adapt_datetimefield_value(snapshot.measured_at),
+                 snapshot.pk],
+            )
 
     @classmethod
     def rebuild(cls, source_ids):
