@@ -13,7 +13,7 @@ from django.db import connection
 from ..models import Measurement
 
 BATCH = 5000
-COPY_CHUNK = 2000  # rows per write: the server stores one chunk while the next is checked and formatted
+COPY_CHUNK = 500  # rows per write: the server stores one chunk while the next is checked and formatted
 
 # COPY's text format: a backslash, a tab (the delimiter) or a line break inside a value is escaped.
 _ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
