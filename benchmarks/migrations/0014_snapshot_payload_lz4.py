@@ -23,6 +23,6 @@ END $$;
 
 
 class Migration(migrations.Migration):
-    dependencies = [("benchmarks", "0012_measurement_snapshot_no_own_index")]
+    dependencies = [("benchmarks", "0013_measurement_snapshot_no_own_index")]
 
     operations = [PostgresOnlyRunSQL(set_compression("lz4"), set_compression("pglz"))]

@@ -67,6 +67,6 @@ DROP FUNCTION benchmarks_snapshot_rows_insert_guard();
 
 
 class Migration(migrations.Migration):
-    dependencies = [("benchmarks", "0010_source_is_demo")]
+    dependencies = [("benchmarks", "0011_content_version")]
 
     operations = [PostgresOnlyRunSQL(FORWARD, BACKWARD)]

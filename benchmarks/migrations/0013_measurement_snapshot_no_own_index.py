@@ -15,7 +15,7 @@ INDEX = "benchmarks_measurement_snapshot_id_f79b5b5e"
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benchmarks', '0011_rows_insert_guard_per_statement'),
+        ('benchmarks', '0012_rows_insert_guard_per_statement'),
     ]
 
     operations = [
