@@ -7,7 +7,9 @@ Standalone: builds its own PostgreSQL database (--database-url, default postgres
 creates a catalogue (one model served by one endpoint on each of rows/9 hosts) and a CSV of nine
 metrics per endpoint. Then it times:
 
-- `manage.py import_snapshot` on that file end to end (read, check, write, commit), as an editor runs it;
+- `manage.py import_snapshot` on that file end to end (read, check, write, commit), as an editor runs it:
+  a first import, then the median of three more (other values, so other files) in the same process,
+  which is what a long-running worker or web process pays;
 - a COPY of the same rows into the same table, the fastest plain way we know: the rows preformatted
   as COPY text before the clock starts and sent in one write, committed. Anything our import does
   beyond that is its own cost, so the ratio is not flattered by a slow baseline.
@@ -56,14 +58,14 @@ def make_catalogue(rows_wanted):
     return lines, endpoints, source
 
 
-def time_import(path, source, profile=False):
+def time_import(path, source, profile=False, moment="2026-01-01T00:00:00Z"):
     from django.core.management import call_command
 
     profiler = cProfile.Profile() if profile else None
     start = time.perf_counter()
     if profiler:
         profiler.enable()
-    call_command("import_snapshot", path, source=str(source.pk), measured_at="2026-01-01T00:00:00Z",
+    call_command("import_snapshot", path, source=str(source.pk), measured_at=moment,
                  verbosity=0, stdout=open(os.devnull, "w"))
     if profiler:
         profiler.disable()
@@ -81,7 +83,7 @@ def time_copy(lines, endpoints, source):
 
     from benchmarks.models import Snapshot
 
-    target = Snapshot.objects.create(source=source, measured_at="2026-01-02T00:00:00Z")
+    target = Snapshot.objects.create(source=source, measured_at="2026-02-01T00:00:00Z")
     payload = []
     for line in lines[1:]:
         provider, _model, _tier, metric, value = line.split(",")
@@ -96,22 +98,41 @@ def time_copy(lines, endpoints, source):
     return seconds
 
 
-def ingest(rows_wanted, profile=False):
-    """(rows, import_snapshot rows/s, COPY rows/s) on the current database."""
+def write_csv(lines, shift=0):
+    """The file of `lines`, each value raised by `shift` (another file: an import of the same bytes is a no-op)."""
+    body = lines if not shift else [lines[0]] + [
+        f"{line.rsplit(',', 1)[0]},{float(line.rsplit(',', 1)[1]) + shift:.1f}" for line in lines[1:]
+    ]
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as handle:
+        handle.write("\n".join(body) + "\n")
+    return handle.name
+
+
+def ingest(rows_wanted, profile=False, repeats=3):
+    """(rows, import_snapshot rows/s, COPY rows/s, first import's rows/s) on the current database.
+
+    The first import in a fresh process also pays one-off costs (module imports, query compilation,
+    the content-type cache) that a worker or web process pays once; the figure is the median of
+    `repeats` imports after it, each of a different file into its own snapshot. The first one is
+    returned as well, so the bench can print it."""
+    from statistics import median
+
     from benchmarks.models import Snapshot
 
     lines, endpoints, source = make_catalogue(rows_wanted)
     rows = len(lines) - 1
-    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as handle:
-        handle.write("\n".join(lines) + "\n")
-    try:
-        import_seconds = time_import(handle.name, source, profile)
-    finally:
-        os.unlink(handle.name)
-    imported = Snapshot.objects.filter(source=source).get()
-    assert imported.measurements.count() == rows, "the import did not write every row"
+    rates = []
+    for attempt in range(1 + repeats):
+        path = write_csv(lines, shift=attempt)
+        try:
+            seconds = time_import(path, source, profile and attempt == 1, moment=f"2026-01-{attempt + 1:02d}T00:00:00Z")
+        finally:
+            os.unlink(path)
+        rates.append(rows / seconds)
+    for imported in Snapshot.objects.filter(source=source):
+        assert imported.measurements.count() == rows, "the import did not write every row"
     copy_seconds = time_copy(lines, endpoints, source)
-    return rows, rows / import_seconds, rows / copy_seconds
+    return rows, median(rates[1:]), rows / copy_seconds, rates[0]
 
 
 def main():
@@ -131,10 +152,10 @@ def main():
 
     cache.clear()
     call_command("migrate", interactive=False, verbosity=0, stdout=open(os.devnull, "w"))
-    rows, import_rate, copy_rate = ingest(args.rows, args.profile)
+    rows, import_rate, copy_rate, first_rate = ingest(args.rows, args.profile)
     ratio = import_rate / copy_rate
-    print(f"Ingest of {rows:,} measurements: import_snapshot {import_rate:,.0f} rows/s, COPY {copy_rate:,.0f} rows/s: "
-          f"ratio {ratio:.2f}x")
+    print(f"Ingest of {rows:,} measurements: import_snapshot {import_rate:,.0f} rows/s (median of 3 after a first "
+          f"import at {first_rate:,.0f} rows/s), COPY {copy_rate:,.0f} rows/s: ratio {ratio:.2f}x")
     print(f"  >= {GOAL_RATE:,} rows/s: {'met' if import_rate >= GOAL_RATE else 'NOT met'}; "
           f">= {GOAL_RATIO}x COPY: {'met' if ratio >= GOAL_RATIO else 'NOT met'}")
 
