@@ -1,5 +1,6 @@
 """Benchmark data: who serves which model, who measured it, what they found and what it costs."""
 
+import contextlib
 from decimal import Decimal
 
 from django.contrib.contenttypes.fields import GenericRelation
@@ -291,13 +292,19 @@ class Snapshot(ClusterableModel):
 
         `at`: when it became visible to readers (default now); demo and fixture data publish at
         their measured time so "as of" a past moment reads them as readers did."""
-        from wagtail.signal_handlers import disable_reference_index_auto_update  # needs the models loaded
+        from wagtail.signal_handlers import (  # needs the models loaded
+            disable_reference_index_auto_update,
+            reference_index_auto_update_disabled,
+        )
 
         if self.status != self.Status.DRAFT:
             raise ValidationError(_("Only a draft snapshot can be published."))
         self.status = self.Status.PUBLISHED
         self.published_at = at or timezone.now()
-        with disable_reference_index_auto_update():  # no reference changes; re-indexing loaded every row
+        # No reference changes; re-indexing loaded every row. Wagtail's switch does not nest: inside a
+        # caller's (a bulk load) leave it to the caller, whose exit would fail if this one cleared it.
+        already_off = getattr(reference_index_auto_update_disabled, "value", False)
+        with contextlib.nullcontext() if already_off else disable_reference_index_auto_update():
             self.save(update_fields=["status", "published_at"])
         CurrentMeasurement.advance(self)
         bump_content_version()  # in this transaction: no pre-rendered article outlives the old data
@@ -477,25 +484,11 @@ class Price(models.Model):
         return self.promo_until is not None and on_date <= self.promo_until
 
 
-class WorkerHeartbeat(models.Model):
-    """Written by the periodic heartbeat task so editors can see that the worker runs."""
-
-    worker = models.CharField(_("worker"), max_length=200)
-    beat_at = models.DateTimeField(_("beat at"), auto_now_add=True)
-
-    class Meta:
-        ordering = ["-beat_at"]
-        verbose_name = _("worker heartbeat")
-
-    def __str__(self):
-        return f"{self.worker} @ {self.beat_at:%Y-%m-%d %H:%M}"
-
-
 # Wagtail's reference index would re-index every measurement of a snapshot each time the snapshot is
 # saved (59-70 % of an import's time); "which measurements point at this endpoint" is not a usage
 # editors need. The snapshot's own reference to its source stays indexed.
 Measurement._meta.get_field("endpoint").wagtail_reference_index_ignore = True
 
 from .current import CurrentMeasurement  # noqa: E402,F401
-from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping  # noqa: E402,F401
+from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping, WorkerHeartbeat  # noqa: E402,F401,E501
 from .versioning import ContentVersion  # noqa: E402,F401

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from benchmarks.current import CurrentMeasurement
 from benchmarks.models import Measurement, Snapshot
-from tests.factories import SnapshotFactory
+from tests.factories import EndpointFactory, SnapshotFactory, SourceFactory
 from tests.test_render_cost import build_article
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +94,17 @@ def test_rebuild_matches_what_publishing_left(demo_site):
     CurrentMeasurement.rebuild(CurrentMeasurement.objects.values_list("source_id", flat=True))
     after = set(CurrentMeasurement.objects.values_list("endpoint_id", "metric", "source_id", "measurement_id"))
     assert before == after and len(after) > 100
+
+
+def test_a_snapshot_publishes_inside_a_bulk_load_that_turned_reference_indexing_off():
+    """Loading the demo turns Wagtail's reference index off around everything; publishing a snapshot
+    inside it must leave that switch to the caller (Wagtail's switch does not nest)."""
+    from wagtail.signal_handlers import disable_reference_index_auto_update
+
+    source = SourceFactory()
+    endpoint = EndpointFactory()
+    with disable_reference_index_auto_update():
+        snapshot = SnapshotFactory(source=source, values=[(endpoint, "output_speed_median", 100)])
+        snapshot.publish()
+        SnapshotFactory(source=source, values=[(endpoint, "output_speed_median", 101)], published=True)
+    assert snapshot.status == "published"
