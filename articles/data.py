@@ -13,9 +13,14 @@ from benchmarks.models import Measurement, Price
 from benchmarks.querysets import rank_rows
 
 
+def _windows(blocks):
+    """The leaderboard windows (hours) the blocks average over."""
+    hours = {child.block.data_window_hours(child.value) for child in blocks if hasattr(child.block, "data_window_hours")}
+    return hours - {0}
+
+
 def _window_hours(blocks):
-    hours = [child.block.data_window_hours(child.value) for child in blocks if hasattr(child.block, "data_window_hours")]
-    return max(hours, default=0)
+    return max(_windows(blocks), default=0)
 
 
 class WindowMixin:
@@ -203,9 +208,7 @@ class PageData(WindowMixin):
 
         moments = [measurement_stale_after(row) for row in self.measurements]
         moments += [price_stale_after(price) for price in self.prices.values()]
-        windows = {
-            child.block.data_window_hours(child.value) for child in self.blocks if hasattr(child.block, "data_window_hours")
-        } - {0}
+        windows = _windows(self.blocks)
         if windows:
             moments += [row.snapshot.measured_at + timedelta(hours=h) for row in self.window_rows for h in windows]
         return min((moment for moment in moments if moment is not None and moment > self.now), default=None)

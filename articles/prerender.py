@@ -33,6 +33,13 @@ log = logging.getLogger(__name__)
 HEADER = "X-Article-Render"
 
 
+class PrerenderedQuerySet(models.QuerySet):
+    def exact(self, until):
+        """Copies rendered at the current content version that stay valid past `until`. (The live
+        revision is compared per page by the caller.)"""
+        return self.filter(content_version=models.Subquery(current_version_query()), valid_until__gt=until)
+
+
 class PrerenderedArticle(models.Model):
     page = models.ForeignKey("articles.ArticlePage", on_delete=models.CASCADE, related_name="+")
     language = models.CharField(max_length=8)
@@ -42,6 +49,8 @@ class PrerenderedArticle(models.Model):
     article_html = models.TextField()
     rendered_at = models.DateTimeField()
     valid_until = models.DateTimeField()
+
+    objects = PrerenderedQuerySet.as_manager()
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["page", "language"], name="prerendered_once_per_language")]
@@ -59,13 +68,8 @@ def stored_copy(page, language):
     if not enabled() or not page.live_revision_id:
         return None
     return (
-        PrerenderedArticle.objects.filter(
-            page_id=page.pk,
-            language=language,
-            revision_id=page.live_revision_id,
-            content_version=models.Subquery(current_version_query()),
-            valid_until__gt=timezone.now(),
-        )
+        PrerenderedArticle.objects.exact(timezone.now())
+        .filter(page_id=page.pk, language=language, revision_id=page.live_revision_id)
         .only("head_html", "article_html")
         .first()
     )
@@ -128,9 +132,9 @@ def due_pages(margin_seconds=None):
 
     margin = settings.ARTICLE_PRERENDER_MARGIN_SECONDS if margin_seconds is None else margin_seconds
     exact = set(
-        PrerenderedArticle.objects.filter(
-            content_version=current_version(), valid_until__gt=timezone.now() + timedelta(seconds=margin)
-        ).values_list("page_id", "language", "revision_id")
+        PrerenderedArticle.objects.exact(timezone.now() + timedelta(seconds=margin)).values_list(
+            "page_id", "language", "revision_id"
+        )
     )
     due = []
     for page in ArticlePage.objects.live().public().order_by("pk"):

@@ -36,3 +36,19 @@ def english_by_default():
     translation.activate("en")
     yield
     translation.activate("en")
+
+
+@pytest.fixture
+def checks(monkeypatch):
+    """The pages the typed-figure check itself ran on, in order (it still runs, for the worker)."""
+    import articles.figure_check
+
+    calls = []
+    real = articles.figure_check.check_page
+
+    def counted(page, languages=None):
+        calls.append(page.pk)
+        return real(page, languages)
+
+    monkeypatch.setattr(articles.figure_check, "check_page", counted)
+    return calls

@@ -18,6 +18,18 @@ def url(model, view, *args):
     return reverse(f"wagtailsnippets_benchmarks_{model}:{view}", args=args)
 
 
+def snapshot_edit_url(snapshot, **params):
+    """The snapshot editor's URL, with query parameters (page, filters) when given."""
+    return url("snapshot", "edit", snapshot.pk) + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
+
+
+def endpoint_grid():
+    """20 endpoints: models Alpha and Beta, each served by hosts 00-09 (for paged snapshot editors)."""
+    models = [LanguageModelFactory(name="Alpha"), LanguageModelFactory(name="Beta")]
+    providers = [ProviderFactory(name=f"Host {n:02}") for n in range(10)]
+    return [EndpointFactory(provider=p, model=m) for m in models for p in providers]
+
+
 def listed(response, model):
     """Primary keys of the rows a snippet listing shows (from their edit links)."""
     return {int(pk) for pk in re.findall(rf"/admin/snippets/benchmarks/{model}/edit/(\d+)/", response.text)}

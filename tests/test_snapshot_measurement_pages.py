@@ -6,31 +6,24 @@ from decimal import Decimal
 
 import pytest
 from bs4 import BeautifulSoup
-from django.urls import reverse
 from wagtail.test.utils.form_data import inline_formset, nested_form_data
 
 from benchmarks.admin.snapshot_measurements import PAGE_SIZE, ROW_ORDER
 from benchmarks.metrics import METRICS
 from benchmarks.models import Measurement, Snapshot
 
-from .data_admin_support import snapshot_fields
-from .factories import EndpointFactory, LanguageModelFactory, ProviderFactory, SnapshotFactory
+from .data_admin_support import endpoint_grid, snapshot_fields
+from .data_admin_support import snapshot_edit_url as edit_url
+from .factories import SnapshotFactory
 
 SMALL, LARGE = 30, 300
 QUERY_BOUND = 40
 METRIC_KEYS = list(METRICS)  # 15 metrics: 2 endpoints give 30 rows, 20 endpoints 300
 
 
-def edit_url(snapshot, **params):
-    url = reverse("wagtailsnippets_benchmarks_snapshot:edit", args=[snapshot.pk])
-    return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
-
-
 @pytest.fixture
 def endpoints(db):
-    models = [LanguageModelFactory(name="Alpha"), LanguageModelFactory(name="Beta")]
-    providers = [ProviderFactory(name=f"Host {n:02}") for n in range(10)]
-    return [EndpointFactory(provider=p, model=m) for m in models for p in providers]
+    return endpoint_grid()
 
 
 def snapshot_with(endpoints, count, published=False):

@@ -7,11 +7,12 @@ from decimal import Decimal
 
 import pytest
 from bs4 import BeautifulSoup
-from django.urls import reverse
 
 from benchmarks.admin.prices import PRICE_ORDER, PRICE_PAGE_SIZE
 from benchmarks.models import Price
 
+from .data_admin_support import endpoint_grid
+from .data_admin_support import snapshot_edit_url as edit_url
 from .factories import EndpointFactory, LanguageModelFactory, ProviderFactory, SnapshotFactory, SourceFactory
 
 SMALL, LARGE = 30, 300
@@ -19,16 +20,9 @@ QUERY_BOUND = 30  # measured: 20 for 30 prices and for 300 (a page of 100 shown)
 DAYS = 15  # 20 endpoints × 15 days: 300 prices
 
 
-def edit_url(snapshot, **params):
-    url = reverse("wagtailsnippets_benchmarks_snapshot:edit", args=[snapshot.pk])
-    return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
-
-
 @pytest.fixture
 def endpoints(db):
-    models = [LanguageModelFactory(name="Alpha"), LanguageModelFactory(name="Beta")]
-    providers = [ProviderFactory(name=f"Host {n:02}") for n in range(10)]
-    return [EndpointFactory(provider=p, model=m) for m in models for p in providers]
+    return endpoint_grid()
 
 
 def draft_price_list(endpoints, count):

@@ -51,20 +51,6 @@ def run_checks(pages, language="en"):
 
 
 @pytest.fixture
-def checks(monkeypatch):
-    """The pages the check itself ran on (it still runs: for the worker)."""
-    calls = []
-    real = articles.figure_check.check_page
-
-    def counted(page, languages=None):
-        calls.append(page.pk)
-        return real(page, languages)
-
-    monkeypatch.setattr(articles.figure_check, "check_page", counted)
-    return calls
-
-
-@pytest.fixture
 def queued(monkeypatch):
     calls = []
     monkeypatch.setattr(tasks.check_typed_figures, "delay", lambda *args: calls.append(args))

@@ -3,7 +3,6 @@ found instead of formatting every figure of the page on each visit."""
 
 import pytest
 
-import articles.figure_check
 from reviews import tasks
 from tests.figures_support import glm_data, make_article, paragraph, table
 
@@ -18,20 +17,6 @@ def typed_page():
     return make_article(
         [table(glm), paragraph("<p>Leads at 283.4 tokens/s.</p>")], sources=[glm["source"]], title="Typed"
     )
-
-
-@pytest.fixture
-def checks(monkeypatch):
-    """How many times the check itself ran."""
-    calls = []
-    real = articles.figure_check.check_page
-
-    def counted(page, languages=None):
-        calls.append(page.pk)
-        return real(page, languages)
-
-    monkeypatch.setattr(articles.figure_check, "check_page", counted)
-    return calls
 
 
 def edit(client, page):
