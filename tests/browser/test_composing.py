@@ -30,7 +30,9 @@ def new_article(page, home, title):
 def add_block(page, label):
     body = page.locator("#panel-child-content-body_en-content")
     body.get_by_role("button", name="Insert a block").last.click()
-    page.get_by_role("option", name=label, exact=True).click()
+    # The picker just opened: an earlier one may still be in the page while it closes (seen once as
+    # two "Bar chart" options), so take the visible option of the newest picker.
+    page.get_by_role("option", name=label, exact=True).locator("visible=true").last.click()
 
 
 def choose(page, prefix, button, search, link):
