@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 from wagtail.models import Page
 
 from .models import ApprovedSegment, TranslationDraft
+from .segments import RICH, storable
+from .spanish import english_segments
 
 logger = logging.getLogger(__name__)
 
@@ -62,14 +64,22 @@ def approve(obj, draft_id, user, version, mode=PUBLISH):
             raise ApprovalRefused(
                 _("The translator changed this translation after you opened it. Review it again.")
             )
+        # A draft's text is cleaned again as it becomes approved (a draft stored by an older version, or
+        # by any other way than the workspace, is not trusted); a key the English no longer has is
+        # treated as rich text, the stricter reading.
+        kinds = {}
+        for segment in english_segments(obj):
+            kinds.update({segment.alias: segment.kind} if segment.alias else {})
+            kinds[segment.key] = segment.kind
         for segment in draft.segments.all():
             if not segment.text.strip():
                 ApprovedSegment.objects.filter(memory=draft.memory, key=segment.key).delete()
                 continue
+            text = storable(kinds.get(segment.key, RICH), segment.text, segment.source_text)
             ApprovedSegment.objects.update_or_create(
                 memory=draft.memory,
                 key=segment.key,
-                defaults={"text": segment.text, "source_text": segment.source_text, "approved_by": user},
+                defaults={"text": text, "source_text": segment.source_text, "approved_by": user},
             )
         draft.status = TranslationDraft.Status.APPROVED
         draft.reviewed_by = user

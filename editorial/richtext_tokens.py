@@ -7,16 +7,16 @@ elements back, so a translation can move a figure or a link but never change wha
 """
 
 import re
-from html.parser import HTMLParser
 
 from django.utils.translation import gettext as _
+
+from . import sanitize
 
 EMBED = re.compile(r"<embed\b[^>]*/?>", re.IGNORECASE)
 LINK_OPEN = re.compile(r"<a\b[^>]*>", re.IGNORECASE)
 FIGURE_TOKEN = re.compile(r"\{(\d+)\}")
 LINK_TOKEN = re.compile(r'<a id="(a\d+)">')
-ALLOWED_TAGS = {"p", "b", "i", "strong", "em", "a", "br", "ul", "ol", "li", "h3", "code"}
-VOID_TAGS = {"br"}
+ALLOWED_TAGS = sanitize.ALLOWED_TAGS
 
 
 class TokenError(ValueError):
@@ -44,60 +44,45 @@ def tokenize(html):
     return text, elements
 
 
-class _Checker(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.problems = []
-        self.stack = []
-
-    def handle_starttag(self, tag, attrs):
-        if tag not in ALLOWED_TAGS:
-            self.problems.append(_("the tag <%(tag)s> is not allowed") % {"tag": tag})
-            return
-        names = [name for name, _value in attrs]
-        if (tag == "a" and names != ["id"]) or (tag != "a" and names):
-            self.problems.append(_("<%(tag)s> may not carry attributes here") % {"tag": tag})
-        if tag not in VOID_TAGS:
-            self.stack.append(tag)
-
-    def handle_startendtag(self, tag, attrs):
-        if tag not in VOID_TAGS:
-            self.problems.append(_("the tag <%(tag)s/> is not allowed") % {"tag": tag})
-
-    def handle_endtag(self, tag):
-        if tag in VOID_TAGS:
-            return
-        if not self.stack or self.stack[-1] != tag:
-            self.problems.append(_("</%(tag)s> does not close the last open tag") % {"tag": tag})
-            return
-        self.stack.pop()
+def _markup_messages(translation):
+    messages = {
+        "tag": _("the tag <%(tag)s> is not allowed"),
+        "attributes": _("<%(tag)s> may not carry attributes here"),
+        "unclosed": _("a tag is never closed"),
+        "stray-end": _("</%(tag)s> does not close the last open tag"),
+    }
+    return [messages[kind] % {"tag": tag} for kind, tag in sanitize.markup_problems(translation)]
 
 
 def check(translation, elements):
     """Problems with a translated rich text (empty list: fine)."""
     problems = []
-    figures = {f"{{{n}}}" for n in FIGURE_TOKEN.findall(translation)}
-    links = {f'<a id="{n}">' for n in LINK_TOKEN.findall(translation)}
+    # Counted in what would be stored: a token inside a comment or a removed element is lost.
+    kept = sanitize.clean_fragment(translation)
+    figures = {f"{{{n}}}" for n in FIGURE_TOKEN.findall(kept)}
+    links = {f'<a id="{n}">' for n in LINK_TOKEN.findall(kept)}
     expected = set(elements)
     for token in sorted(expected):
-        if translation.count(token) != 1:
+        if kept.count(token) != 1:
             problems.append(_("keep %(token)s exactly once") % {"token": token})
     for token in sorted((figures | links) - expected):
         problems.append(_("%(token)s is not in the English text") % {"token": token})
-    checker = _Checker()
-    checker.feed(translation)
-    checker.close()
-    problems += checker.problems
-    if checker.stack:
-        problems.append(_("<%(tag)s> is never closed") % {"tag": checker.stack[-1]})
-    return problems
+    return problems + _markup_messages(translation)
 
 
 def restore(translation, elements):
-    """The stored rich text of a checked translation: each token back to its English element."""
-    text = translation
+    """The stored rich text of a checked translation: what the allow-list serializer writes of it
+    (editorial.sanitize), with each token back to its English element."""
+    link_ids = {match for token in elements for match in LINK_TOKEN.findall(token)}
+    text = sanitize.clean_fragment(translation, link_ids=link_ids)
     for token, element in elements.items():
         text = text.replace(token, element)
     if text.strip() and not text.lstrip().startswith("<"):
         text = f"<p>{text.strip()}</p>"
     return text
+
+
+def stored_translation(spanish, english):
+    """A stored Spanish rich text cleaned again before it is stored elsewhere or reaches a page: the
+    English text's own figures and link targets kept, everything else as the serializer writes it."""
+    return sanitize.clean_keeping(spanish, tokenize(english)[1].values())

@@ -19,6 +19,8 @@ from django.utils.html import strip_tags
 from wagtail import blocks
 from wagtail.fields import RichTextField, StreamField
 
+from .richtext_tokens import stored_translation
+
 TEXT_BLOCKS = (blocks.CharBlock, blocks.TextBlock, blocks.RichTextBlock)
 PLAIN = "plain"
 RICH = "rich"
@@ -129,6 +131,15 @@ def field_kind(field):
     return RICH if isinstance(field, RichTextField) else PLAIN
 
 
+def storable(kind, text, english):
+    """A translation as it may be stored or put on a page: rich text is cleaned again (English figures
+    and link targets kept, the rest as the allow-list serializer writes it); plain text is escaped
+    wherever it is shown, so it stays as typed."""
+    if kind == RICH and text:
+        return stored_translation(text, english)
+    return text
+
+
 def raw_stream(value):
     """The stored JSON of a StreamField value (a list), whatever form the attribute holds."""
     if value is None:
@@ -165,7 +176,7 @@ def derive_stream(block, raw_en, translations, fallback, path):
     count = 0
     for leaf in leaves:
         if leaf.key in translations:
-            leaf.container[leaf.slot] = translations[leaf.key]
+            leaf.container[leaf.slot] = storable(leaf.kind, translations[leaf.key], leaf.text)
             count += 1
         elif not fallback:
             leaf.container[leaf.slot] = ""

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from modeltranslation.translator import NotRegistered, translator
 from wagtail.fields import StreamField
 
-from .segments import align_legacy, derive_stream, is_blank, raw_stream, segments_of
+from .segments import align_legacy, derive_stream, field_kind, is_blank, raw_stream, segments_of, storable
 
 logger = logging.getLogger(__name__)
 
@@ -71,12 +71,17 @@ def memory_for(obj, create=True):
     if memory is not None or not create or obj.pk is None:
         return memory
     stored = _stored(obj)
-    english = {segment.key: segment.source for segment in english_segments(stored)}
+    english = {segment.key: segment for segment in english_segments(stored)}
     try:
         with transaction.atomic():
             memory = TranslationMemory.objects.create(content_type=content_type, object_id=obj.pk)
             ApprovedSegment.objects.bulk_create(
-                ApprovedSegment(memory=memory, key=key, text=text, source_text=english[key])
+                ApprovedSegment(
+                    memory=memory,
+                    key=key,
+                    text=storable(english[key].kind, text, english[key].source),
+                    source_text=english[key].source,
+                )
                 for key, text in legacy_translations(stored).items()
                 if key in english
             )
@@ -114,7 +119,8 @@ def apply_spanish(obj, translations, fallback=None):
         if name in streams:
             continue
         target = f"{name}_{TARGET_LANGUAGE}"
-        text = translations.get(name)
+        field = model._meta.get_field(name)
+        text = storable(field_kind(field), translations.get(name), getattr(obj, f"{name}_{SOURCE_LANGUAGE}", ""))
         translated_elsewhere = translated_elsewhere or not is_blank(text)
         setattr(obj, target, text if text is not None else _empty(model._meta.get_field(target)))
     for name in streams:
