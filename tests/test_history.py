@@ -15,6 +15,12 @@ from .factories import EndpointFactory, SnapshotFactory, SourceFactory
 
 pytestmark = pytest.mark.django_db
 
+HISTORY_TABLES = [
+    "benchmarks_snapshot", "benchmarks_measurement", "benchmarks_price", "benchmarks_refreshrun",
+    "firstparty_run", "firstparty_run_endpoints", "firstparty_importedfile", "firstparty_requestrecord",
+    "firstparty_seriessnapshot",
+]
+
 
 @pytest.fixture
 def endpoint():
@@ -151,6 +157,18 @@ def test_drafts_stay_editable_and_the_app_transitions_still_work(endpoint):
     throwaway = SnapshotFactory(values=[(endpoint, "ttft_median", "1")])
     throwaway.delete()  # drafts (and their measurements) may be deleted
     assert not Snapshot.objects.filter(pk=throwaway.pk).exists()
+
+
+def test_no_history_table_can_be_truncated_not_even_by_its_owner(published):
+    """TRUNCATE fires no row trigger: each history table has its own statement guard, which a
+    CASCADE from another table reaches too. These run as the tables' owner."""
+    raw("SET CONSTRAINTS ALL IMMEDIATE", [])  # TRUNCATE refuses tables with checks pending from this test
+    for table in HISTORY_TABLES:
+        message = refused(raw, f"TRUNCATE {table} CASCADE", [])
+        assert f"{table} holds history and cannot be truncated" in message
+    assert "holds history and cannot be truncated" in refused(raw, "TRUNCATE benchmarks_source CASCADE", [])
+    assert published.measurements.count() == 1 and published.prices.count() == 1
+    assert stored(published)[0] == "published"
 
 
 # --- one meaning of checksum; duplicates refused by the database -------------------------------------
