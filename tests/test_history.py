@@ -72,6 +72,25 @@ def test_published_snapshot_cannot_be_changed_by_queryset_update_or_raw_sql(publ
     assert stored(published) == before
 
 
+def test_a_published_snapshot_is_superseded_only_by_publishing_a_correction(published):
+    """Superseded takes a snapshot off the pages for good: not without a published correction of it."""
+    message = refused(raw, "UPDATE benchmarks_snapshot SET status = 'superseded' WHERE id = %s", [published.pk])
+    assert f"snapshot {published.pk} cannot be superseded: no published correction of it exists" in message
+    refused(Snapshot.objects.filter(pk=published.pk).update, status="superseded")
+    # A correction still being prepared is not one readers have: it may never be published.
+    prepared = SnapshotFactory(source=published.source)
+    Snapshot.objects.filter(pk=prepared.pk).update(supersedes=published, correction_note="prepared")
+    refused(raw, "UPDATE benchmarks_snapshot SET status = 'superseded' WHERE id = %s", [published.pk])
+    assert stored(published)[0] == "published"
+
+    prepared.refresh_from_db()
+    published.publish_correction(prepared, "Re-measured.")
+    assert stored(published)[0] == "superseded" and stored(prepared)[0] == "published"
+    # Final: neither back to the pages nor to a draft.
+    refused(raw, "UPDATE benchmarks_snapshot SET status = 'published' WHERE id = %s", [published.pk])
+    refused(raw, "UPDATE benchmarks_snapshot SET status = 'draft' WHERE id = %s", [published.pk])
+
+
 def test_published_snapshot_cannot_be_deleted_by_queryset_or_raw_sql(published):
     assert "cannot be deleted" in refused(raw, "DELETE FROM benchmarks_snapshot WHERE id = %s", [published.pk])
     refused(Snapshot.objects.filter(pk=published.pk)._raw_delete, "default")
