@@ -1,5 +1,7 @@
 import pytest
 
+from tests.app_role import APP_ROLE, current_user, ensure_app_role, set_role
+
 
 @pytest.fixture
 def demo_site(db):
@@ -45,6 +47,14 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         call_command("update_translation_fields", verbosity=0)
+        ensure_app_role()
+
+
+@pytest.fixture
+def app_role(db):
+    """The rest of the test runs as the web and worker processes' role (tests/app_role.py)."""
+    set_role(APP_ROLE)
+    assert current_user() == APP_ROLE
 
 
 @pytest.fixture(autouse=True)
