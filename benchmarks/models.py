@@ -320,13 +320,15 @@ class Snapshot(ClusterableModel):
         locked = Snapshot.objects.select_for_update().get(pk=self.pk)
         if locked.status != self.Status.PUBLISHED:
             raise ValidationError(_("This snapshot was superseded meanwhile."))
-        Snapshot.objects.filter(pk=self.pk).update(status=self.Status.SUPERSEDED)
-        self.status = self.Status.SUPERSEDED
+        # The correction first: the database supersedes a snapshot only once a published correction
+        # of it exists (migration 0016). Both happen in this transaction, so readers see neither alone.
         correction.supersedes = self
         correction.correction_note = note
         correction.status = self.Status.PUBLISHED
         correction.published_at = timezone.now()
         correction.save()
+        Snapshot.objects.filter(pk=self.pk).update(status=self.Status.SUPERSEDED)
+        self.status = self.Status.SUPERSEDED
         CurrentMeasurement.rebuild([self.source_id, correction.source_id])
         bump_content_version()
         return correction

@@ -1,19 +1,29 @@
 """History cannot be rewritten: PostgreSQL itself refuses changes to published data, whatever the
 code path (QuerySet.update/delete, bulk writes, raw SQL); the transitions the app needs still work;
-one payload per source and moment; the page queries have indexes."""
+one payload per source and moment; the page queries have indexes.
+
+Every test here runs as the web and worker processes' database role (tests/app_role.py), which may
+write rows but not disable the triggers that do the refusing."""
 
 import datetime
 from decimal import Decimal
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, ProgrammingError, connection, transaction
 from django.utils import timezone
 
 from benchmarks.models import Measurement, Price, Snapshot, Source, payload_checksum
 
+from .app_role import APP_ROLE, as_owner
 from .factories import EndpointFactory, SnapshotFactory, SourceFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("app_role")]
+
+HISTORY_TABLES = [
+    "benchmarks_snapshot", "benchmarks_measurement", "benchmarks_price", "benchmarks_refreshrun",
+    "firstparty_run", "firstparty_run_endpoints", "firstparty_importedfile", "firstparty_requestrecord",
+    "firstparty_seriessnapshot",
+]
 
 
 @pytest.fixture
@@ -32,11 +42,11 @@ def published(endpoint):
     return snapshot
 
 
-def refused(callable_, *args, **kwargs):
+def refused(callable_, *args, error=IntegrityError, **kwargs):
     """Run a write that the database must refuse; return the error text."""
-    with pytest.raises(IntegrityError) as error, transaction.atomic():
+    with pytest.raises(error) as raised, transaction.atomic():
         callable_(*args, **kwargs)
-    return str(error.value)
+    return str(raised.value)
 
 
 def raw(sql, params):
@@ -64,6 +74,42 @@ def test_published_snapshot_cannot_be_changed_by_queryset_update_or_raw_sql(publ
     # Superseded is final too, and a superseding step may not smuggle in other changes.
     refused(Snapshot.objects.filter(pk=published.pk).update, status="superseded", workload="rewritten")
     assert stored(published) == before
+
+
+def test_the_app_role_cannot_switch_the_guards_off(published):
+    """Disabling or dropping a trigger needs the table's owner, which the app's role is not."""
+    for statement in [
+        "ALTER TABLE benchmarks_snapshot DISABLE TRIGGER ALL",
+        "ALTER TABLE benchmarks_measurement DISABLE TRIGGER benchmarks_measurement_history_guard",
+        "DROP TRIGGER benchmarks_snapshot_history_guard ON benchmarks_snapshot",
+        "ALTER TABLE benchmarks_price OWNER TO " + APP_ROLE,
+    ]:
+        assert "must be owner of" in refused(raw, statement, [], error=ProgrammingError), statement
+    # Nor step around them as replication does: that needs a superuser.
+    assert "permission denied to set parameter" in refused(
+        raw, "SET LOCAL session_replication_role = replica", [], error=ProgrammingError
+    )
+    assert "cannot be changed" in refused(raw, "UPDATE benchmarks_measurement SET value = 1 WHERE snapshot_id = %s",
+                                          [published.pk])
+
+
+def test_a_published_snapshot_is_superseded_only_by_publishing_a_correction(published):
+    """Superseded takes a snapshot off the pages for good: not without a published correction of it."""
+    message = refused(raw, "UPDATE benchmarks_snapshot SET status = 'superseded' WHERE id = %s", [published.pk])
+    assert f"snapshot {published.pk} cannot be superseded: no published correction of it exists" in message
+    refused(Snapshot.objects.filter(pk=published.pk).update, status="superseded")
+    # A correction still being prepared is not one readers have: it may never be published.
+    prepared = SnapshotFactory(source=published.source)
+    Snapshot.objects.filter(pk=prepared.pk).update(supersedes=published, correction_note="prepared")
+    refused(raw, "UPDATE benchmarks_snapshot SET status = 'superseded' WHERE id = %s", [published.pk])
+    assert stored(published)[0] == "published"
+
+    prepared.refresh_from_db()
+    published.publish_correction(prepared, "Re-measured.")
+    assert stored(published)[0] == "superseded" and stored(prepared)[0] == "published"
+    # Final: neither back to the pages nor to a draft.
+    refused(raw, "UPDATE benchmarks_snapshot SET status = 'published' WHERE id = %s", [published.pk])
+    refused(raw, "UPDATE benchmarks_snapshot SET status = 'draft' WHERE id = %s", [published.pk])
 
 
 def test_published_snapshot_cannot_be_deleted_by_queryset_or_raw_sql(published):
@@ -153,6 +199,22 @@ def test_drafts_stay_editable_and_the_app_transitions_still_work(endpoint):
     assert not Snapshot.objects.filter(pk=throwaway.pk).exists()
 
 
+def test_no_history_table_can_be_truncated_not_even_by_its_owner(published):
+    """TRUNCATE fires no row trigger. The app's role may not truncate at all; the owner is stopped
+    by each history table's statement guard, which a CASCADE from another table reaches too."""
+    raw("SET CONSTRAINTS ALL IMMEDIATE", [])  # TRUNCATE refuses tables with checks pending from this test
+    for table in HISTORY_TABLES:
+        message = refused(raw, f"TRUNCATE {table} CASCADE", [], error=ProgrammingError)
+        assert f"permission denied for table {table}" in message
+    with as_owner():
+        for table in HISTORY_TABLES:
+            message = refused(raw, f"TRUNCATE {table} CASCADE", [])
+            assert f"{table} holds history and cannot be truncated" in message
+        assert "holds history and cannot be truncated" in refused(raw, "TRUNCATE benchmarks_source CASCADE", [])
+    assert published.measurements.count() == 1 and published.prices.count() == 1
+    assert stored(published)[0] == "published"
+
+
 # --- one meaning of checksum; duplicates refused by the database -------------------------------------
 
 
@@ -202,7 +264,7 @@ def test_page_queries_use_the_snapshot_indexes():
         for day in range(120)
         for source in sources
     )
-    with connection.cursor() as cursor:
+    with as_owner(), connection.cursor() as cursor:  # the owner's job (autovacuum's, on a live site)
         cursor.execute("ANALYZE benchmarks_snapshot")
 
     # The newest published snapshot of a source (SnapshotQuerySet.current): either index serves it.

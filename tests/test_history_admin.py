@@ -12,7 +12,8 @@ from benchmarks.models import Price, RefreshConfig, RefreshRun, Snapshot
 
 from .factories import EndpointFactory, SnapshotFactory, SourceFactory
 
-pytestmark = pytest.mark.django_db
+# As the web processes' database role, which may only read and write rows (tests/app_role.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("app_role")]
 
 
 def url(model, view, *args):

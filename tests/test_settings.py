@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD_KEY = "k" + "x7#Qm2!pL9zR4vT8wY1uN6bH3jF0dS5aG" * 2
-PRODUCTION_VARIABLES = {"SECRET_KEY", "DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "CACHE_URL"}
+PRODUCTION_VARIABLES = {"SECRET_KEY", "DATABASE_URL", "MIGRATION_DATABASE_URL", "CELERY_BROKER_URL", "REDIS_URL", "CACHE_URL"}
 
 
 def run_manage(args, **env):
@@ -29,6 +29,17 @@ def test_production_refuses_sqlite():
     assert result.returncode != 0
     assert "must point to PostgreSQL" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_production_refuses_a_migration_database_that_is_not_postgresql():
+    result = run_manage(
+        ["check"], SECRET_KEY=GOOD_KEY, DATABASE_URL="postgres://llmbench_app@127.0.0.1/x",
+        MIGRATION_DATABASE_URL="sqlite:///x.db", CELERY_BROKER_URL="redis://x",
+    )
+    assert result.returncode != 0
+    assert result.stderr.strip() == (
+        "Configuration error: MIGRATION_DATABASE_URL must point to PostgreSQL (postgres://...), like DATABASE_URL."
+    )
 
 
 def test_production_refuses_missing_broker():

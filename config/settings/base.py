@@ -17,6 +17,8 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
+    # First: its `migrate` (as the tables' owner, config/db_roles.py) wraps wagtail_modeltranslation's.
+    "config",
     # modeltranslation must patch models before Wagtail's admin and our apps load.
     "wagtail_modeltranslation",
     "wagtail_modeltranslation.makemigrations",
@@ -98,6 +100,9 @@ DATABASES = {
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"), conn_max_age=env_int("CONN_MAX_AGE", 0)
     )
 }
+# The tables' owner, used by `migrate` and `grant_app_role` only (config/db_roles.py); DATABASE_URL is
+# then a role that may only read and write rows. Unset: migrate uses DATABASE_URL's role.
+MIGRATION_DATABASE = dj_database_url.parse(url) if (url := env_str("MIGRATION_DATABASE_URL")) else None
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F401,F403
-from .base import CACHES, DATABASES
+from .base import CACHES, DATABASES, MIGRATION_DATABASE
 from .env import env_bool, env_int, env_list, env_str
 
 SECRET_KEY = env_str("SECRET_KEY", required=True)
@@ -12,6 +12,8 @@ if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
 env_str("DATABASE_URL", required=True)
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("DATABASE_URL must point to PostgreSQL (postgres://...) in production.")
+if MIGRATION_DATABASE and MIGRATION_DATABASE["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("MIGRATION_DATABASE_URL must point to PostgreSQL (postgres://...), like DATABASE_URL.")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", required=True)
 DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])

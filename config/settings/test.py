@@ -14,6 +14,8 @@ DATABASES = {
         env_str("TEST_DATABASE_URL", os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/llmbench")
     )
 }
+# Migrations of the test database run on its own connection, never on an owner's address from the shell.
+MIGRATION_DATABASE = None
 REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/15")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 CELERY_TASK_ALWAYS_EAGER = True
