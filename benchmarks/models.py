@@ -221,6 +221,10 @@ class Snapshot(ClusterableModel):
         "self", on_delete=models.PROTECT, null=True, blank=True, related_name="superseded_by", verbose_name=_("supersedes")
     )
     correction_note = models.TextField(_("correction note"), blank=True)
+    # The user who last prepared this draft by hand (created, edited, corrected or uploaded it); a refresh
+    # leaves it empty. With four eyes on, that person may not also publish it (config/four_eyes.py).
+    # A plain id, not a foreign key: deleting a user must not have to rewrite published history rows.
+    prepared_by_user_id = models.BigIntegerField(_("prepared by (user id)"), null=True, blank=True, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     objects = SnapshotQuerySet.as_manager()

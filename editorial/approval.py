@@ -12,7 +12,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from wagtail.models import Page
+
+from config import four_eyes
 
 from .models import ApprovedSegment, TranslationDraft
 from .segments import RICH, storable
@@ -26,6 +29,15 @@ DRAFT_ONLY = "draft"
 
 class ApprovalRefused(Exception):
     pass
+
+
+FOUR_EYES_REFUSAL = gettext_lazy(
+    "You wrote or submitted part of this translation, so someone else must approve it (four eyes)."
+)
+
+
+def may_approve(user, draft):
+    return not four_eyes.refuses(user, *draft.authors())
 
 
 def _invalidate_pages_showing(obj):
@@ -64,6 +76,8 @@ def approve(obj, draft_id, user, version, mode=PUBLISH):
             raise ApprovalRefused(
                 _("The translator changed this translation after you opened it. Review it again.")
             )
+        if four_eyes.refuses(user, *draft.authors()):
+            raise ApprovalRefused(FOUR_EYES_REFUSAL)
         # A draft's text is cleaned again as it becomes approved (a draft stored by an older version, or
         # by any other way than the workspace, is not trusted); a key the English no longer has is
         # treated as rich text, the stricter reading.

@@ -73,6 +73,9 @@ class TranslationDraft(models.Model):
     )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     reviewed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -91,6 +94,11 @@ class TranslationDraft(models.Model):
     def __str__(self):
         return f"{self.memory} ({self.status})"
 
+    def authors(self):
+        """Everyone who wrote text in this draft or submitted it (ids): four eyes excludes them all."""
+        written = self.segments.exclude(written_by=None).values_list("written_by", flat=True)
+        return {self.submitted_by_id, self.created_by_id, *written} - {None}
+
 
 class DraftSegment(models.Model):
     draft = models.ForeignKey(TranslationDraft, on_delete=models.CASCADE, related_name="segments")
@@ -99,6 +107,9 @@ class DraftSegment(models.Model):
     source_text = models.TextField(_("English it translates"))
     # The approved Spanish when this segment was typed: approval shows old → new from it.
     base_text = models.TextField(_("approved Spanish it replaces"), blank=True)
+    written_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
     class Meta:

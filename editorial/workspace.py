@@ -252,6 +252,7 @@ def save_draft(obj, user, posted, submit=False):
                     "text": cleaned,
                     "source_text": row.segment.source,
                     "base_text": row.approved.text if row.approved else "",
+                    "written_by": user,
                 },
             )
         draft.version += 1
@@ -261,6 +262,7 @@ def save_draft(obj, user, posted, submit=False):
                 raise DraftRefused({None: [_("There is nothing to submit: no segment was changed.")]})
             draft.status = TranslationDraft.Status.SUBMITTED
             draft.submitted_at = timezone.now()
+            draft.submitted_by = user
             draft.review_comment = ""
         draft.save()
         return draft

@@ -143,6 +143,7 @@ class ReviewView(ObjectMixin, TemplateView):
             object=self.object,
             draft=submitted,
             rows=review_rows(self.object, submitted) if submitted else [],
+            may_approve=submitted is not None and approval.may_approve(self.request.user, submitted),
             workspace_url=workspace_url(self.object),
         )
         return context

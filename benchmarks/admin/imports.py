@@ -118,6 +118,9 @@ class ImportView(WagtailAdminTemplateMixin, FormView):
             return self.render_to_response(
                 self.get_context_data(form=form, errors=rejected.errors, filename=upload.name)
             )
+        if result.created and result.snapshot.status == Snapshot.Status.DRAFT:
+            # A held upload is this user's preparation: with four eyes, someone else publishes it.
+            Snapshot.objects.filter(pk=result.snapshot.pk).update(prepared_by_user_id=self.request.user.pk)
         context = self.get_context_data(form=self.get_form_class()(), result=result, filename=upload.name)
         context["snapshot_url"] = reverse(
             Snapshot.snippet_viewset.get_url_name("edit"), args=[result.snapshot.pk]

@@ -18,7 +18,7 @@ from wagtail.admin.panels import FieldPanel, FieldRowPanel
 from wagtail.admin.ui.tables import DateColumn
 from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.permissions import register_permission_policy
-from wagtail.snippets.views.snippets import EditView, SnippetViewSet
+from wagtail.snippets.views.snippets import CreateView, EditView, SnippetViewSet
 
 from ..models import ImmutablePriceError, LanguageModel, Price, Provider, Snapshot, Source
 
@@ -60,10 +60,25 @@ class PriceEditView(EditView):
 
     def form_valid(self, form):
         try:
-            return super().form_valid(form)
+            response = super().form_valid(form)
         except ValidationError as error:  # its snapshot was published in another tab meanwhile
             form.add_error(None, error)
             return self.form_invalid(form)
+        mark_prepared(self.object, self.request.user)
+        return response
+
+
+def mark_prepared(price, user):
+    """A price added to or changed in a draft price list makes its snapshot `user`'s preparation, which
+    with four eyes someone else publishes (config/four_eyes.py)."""
+    Snapshot.objects.filter(pk=price.snapshot_id, status=Snapshot.Status.DRAFT).update(prepared_by_user_id=user.pk)
+
+
+class PriceCreateView(CreateView):
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        mark_prepared(self.object, self.request.user)
+        return response
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -95,6 +110,7 @@ class PriceViewSet(SnippetViewSet):
     model = Price
     icon = "tag"
     menu_label = _("Prices")
+    add_view_class = PriceCreateView
     edit_view_class = PriceEditView
     edit_template_name = "benchmarks/admin/price_edit.html"
     list_display = [

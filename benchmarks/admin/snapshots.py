@@ -20,11 +20,14 @@ from wagtail.admin.widgets import HeaderButton
 from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.permissions import register_permission_policy
 from wagtail.snippets.views.snippets import (
+    CreateView,
     DeleteView,
     EditView,
     IndexView,
     SnippetViewSet,
 )
+
+from config import four_eyes
 
 from ..cache import invalidate_after_commit
 from ..models import Measurement, Price, Snapshot, Source
@@ -69,7 +72,7 @@ class SnapshotFilterSet(WagtailFilterSet):
         fields = ["status", "source", "source_kind", "measured_at"]
 
 
-def start_correction(snapshot):
+def start_correction(snapshot, user=None):
     """A draft copy of a published snapshot, with its measurements, that will supersede it when published.
 
     Returns (draft, created): an open draft correction is reused rather than duplicated.
@@ -92,6 +95,7 @@ def start_correction(snapshot):
             fetched_at=snapshot.fetched_at,
             raw_payload=snapshot.raw_payload,
             supersedes=snapshot,
+            prepared_by_user_id=getattr(user, "pk", None),
         )
         Measurement.objects.bulk_create(
             Measurement(snapshot=draft, endpoint_id=m.endpoint_id, metric=m.metric, value=m.value)
@@ -194,6 +198,7 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
         return super().post(request, *args, **kwargs)
 
     def form_valid(self, form):
+        form.instance.prepared_by_user_id = self.request.user.pk
         try:
             return super().form_valid(form)
         except ValidationError as error:
@@ -247,6 +252,19 @@ class SnapshotEditView(SnapshotUrlsMixin, EditView):
             context["publish_url"] = self.snapshot_url("publish", snapshot)
             context["correct_url"] = self.snapshot_url("correct", snapshot)
         return context
+
+
+class SnapshotCreateView(CreateView):
+    def form_valid(self, form):
+        form.instance.prepared_by_user_id = self.request.user.pk
+        return super().form_valid(form)
+
+
+def four_eyes_refusal(user, snapshot):
+    """Why `user` may not publish this draft (four eyes), or None."""
+    if four_eyes.refuses(user, snapshot.prepared_by_user_id):
+        return _("You prepared this draft, so someone else must publish it (four eyes).")
+    return None
 
 
 class SnapshotDeleteView(DeleteView):
@@ -316,6 +334,9 @@ class SnapshotPublishView(SnapshotActionView):
         if not snapshot.measurements.exists() and not snapshot.prices.exists():
             messages.error(request, _("This snapshot has no measurements; add some before publishing it."))
             return redirect(self.snapshot_url("edit", snapshot))
+        if refusal := four_eyes_refusal(request.user, snapshot):
+            messages.error(request, refusal)
+            return redirect(self.snapshot_url("edit", snapshot))
         try:
             if snapshot.supersedes_id:
                 snapshot.supersedes.publish_correction(snapshot, note)
@@ -336,6 +357,7 @@ class SnapshotPublishView(SnapshotActionView):
 
     def get_context_data(self, **kwargs):
         kwargs.setdefault("correction_note", self.object.correction_note)
+        kwargs.setdefault("four_eyes_refusal", four_eyes_refusal(self.request.user, self.object))
         return super().get_context_data(**kwargs)
 
 
@@ -345,7 +367,7 @@ class SnapshotCorrectView(SnapshotActionView):
 
     def post(self, request, *args, **kwargs):
         try:
-            draft, created = start_correction(self.object)
+            draft, created = start_correction(self.object, request.user)
         except ValidationError as error:
             for message in error.messages:
                 messages.error(request, message)
@@ -366,6 +388,7 @@ class SnapshotViewSet(SnippetViewSet):
     icon = "table"
     menu_label = _("Snapshots")
     index_view_class = SnapshotIndexView
+    add_view_class = SnapshotCreateView
     edit_view_class = SnapshotEditView
     delete_view_class = SnapshotDeleteView
     copy_view_enabled = False

@@ -129,6 +129,9 @@ MODELTRANSLATION_FALLBACK_LANGUAGES = {"default": ("en",)}
 # (False: empty). A body with no approved text at all stays empty either way (docs/translation.md).
 TRANSLATION_SEGMENT_FALLBACK = env_bool("TRANSLATION_SEGMENT_FALLBACK", True)
 WAGTAIL_I18N_ENABLED = False
+# Four eyes (config/four_eyes.py): a translation, or a draft snapshot of data, is approved and published
+# only by someone other than who prepared it. On in production unless FOUR_EYES_APPROVAL=0.
+FOUR_EYES_APPROVAL = env_bool("FOUR_EYES_APPROVAL", False)
 
 # Content-Security-Policy (django-csp) for the pages and the admin: everything from our own origin;
 # no inline or injected script (the admin alone may run inline scripts: config/csp.py). Inline style attributes stay allowed (bar widths, Wagtail's admin

@@ -16,6 +16,8 @@ if MIGRATION_DATABASE and MIGRATION_DATABASE["ENGINE"] != "django.db.backends.po
     raise ImproperlyConfigured("MIGRATION_DATABASE_URL must point to PostgreSQL (postgres://...), like DATABASE_URL.")
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", required=True)
 DEBUG = env_bool("DEBUG", False)
+# Someone other than who prepared a translation or a draft of data approves it (config/four_eyes.py).
+FOUR_EYES_APPROVAL = env_bool("FOUR_EYES_APPROVAL", True)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", [])
 if not ALLOWED_HOSTS:
     raise ImproperlyConfigured("ALLOWED_HOSTS is not set: export ALLOWED_HOSTS=example.com,www.example.com.")
