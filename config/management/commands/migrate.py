@@ -5,6 +5,9 @@ schema. Swapping the one connection, rather than a second database alias, keeps 
 migration (schema and data) and wagtail_modeltranslation's column sync on the same connection.
 """
 
+import contextlib
+import io
+
 from django.core.management.base import CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError
 from psycopg.errors import InsufficientPrivilege
@@ -25,8 +28,11 @@ def refused_privilege(exc):
 class Command(TranslationMigrate):
     def handle(self, *args, **options):
         as_owner = options["database"] == DEFAULT_DB_ALIAS and use_owner_connection()
+        # wagtail_modeltranslation's column sync print()s its SQL whatever the verbosity: -v 0 means quiet.
+        quiet = contextlib.redirect_stdout(io.StringIO()) if options["verbosity"] == 0 else contextlib.nullcontext()
         try:
-            return super().handle(*args, **options)
+            with quiet:
+                return super().handle(*args, **options)
         except DatabaseError as exc:
             refused = refused_privilege(exc)
             if as_owner or refused is None:
