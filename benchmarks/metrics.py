@@ -178,14 +178,14 @@ _METRICS = [
         "tps_median", _("Tokens per second median"), _("Tokens/s median"), _("tok/s"), SPEED, 1, True,
         _("Median tokens per second: tokens after the first one divided by the time after the first token. "
           "From our own per-request records; not Artificial Analysis' “Output speed”."),
-        leader_label=_("fastest"),
+        cell_suffix=" tok/s", leader_label=_("fastest"),
         plausible_max=MAX_TOKENS_PER_SECOND,
     ),
     Metric(
         "tps_mean", _("Tokens per second mean"), _("Tokens/s mean"), _("tok/s"), SPEED, 1, True,
         _("Mean tokens per second (tokens after the first one divided by the time after the first token) over "
           "the requests that completed. From our own per-request records."),
-        leader_label=_("fastest"),
+        cell_suffix=" tok/s", leader_label=_("fastest"),
         plausible_max=MAX_TOKENS_PER_SECOND,
     ),
     Metric(

@@ -24,7 +24,7 @@ def part(field, before="", after="", unit="auto", decimals=""):
 
 
 CHATBOT_PARTS = [
-    part("tps_median", after="tokens per second median"),
+    part("tps_median", after="tokens per second median", unit="number"),
     part("tps_p95", after="tokens per second p95 floor", unit="number"),
     part("ttft_p95", before="time to first token p95"),
     part("e2e_p99", before="end-to-end p99", unit="s", decimals="1"),

@@ -66,3 +66,28 @@ def test_machine_readable_dates_have_no_microseconds(client, demo_site):
     # HTML's valid global date and time: at most three digits of a fraction of a second.
     for value in values:
         assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:?\d\d)", value), value
+
+
+def test_every_tokens_per_second_cell_says_its_unit():
+    from decimal import Decimal
+
+    from articles.formatting import format_metric
+
+    cells = {key: format_metric(METRICS[key], Decimal("240.5")) for key in ("tps_p95", "tps_median", "tps_mean")}
+    assert cells == dict.fromkeys(cells, "240.5 tok/s")
+
+
+@pytest.mark.django_db
+def test_numeric_column_headings_align_with_their_right_aligned_figures(client, demo_site):
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parent.parent / "assets" / "css" / "site.css").read_text()
+    assert re.search(r"\.data-table th\.num[^{]*\{[^}]*text-align: right", css)
+    html = client.get("/en/fastest-llm-api/").text
+    tables = re.findall(r'<table class="data-table provider-table">.*?</thead>', html, re.S)
+    assert tables
+    for thead in tables:
+        headings = re.findall(r'<th scope="col"([^>]*)>', thead)
+        assert len(headings) > 2 and all('class="num"' in heading for heading in headings[1:]), thead
+    leaderboard = (Path(__file__).resolve().parent.parent / "templates/articles/blocks/leaderboard.html").read_text()
+    assert '<th scope="col" class="num">{{ result.value_heading }}</th>' in leaderboard

@@ -25,7 +25,7 @@ SENTENCE_PRESETS = {
             part("e2e_p99", after=("end-to-end p99", "de p99 de extremo a extremo")),
             part("ttft_p95", before=("time to first token p95", "tiempo hasta el primer token p95")),
             # A first-party scorecard: its speed is the median of our own per-request tokens/s.
-            part("tps_median", after=("tokens per second", "tokens por segundo")),
+            part("tps_median", after=("tokens per second", "tokens por segundo"), unit="number"),
             part("task_success", after=("task success", "de éxito en tareas")),
             part("failure_rate", after=("failures", "de fallos")),
         ],
