@@ -8,13 +8,17 @@ The files have no dotted names: Wagtail serves only paths of word characters and
 "/" (wagtail.urls serve_pattern), so the name with its extension comes in Content-Disposition:
 …/data/csv/ (every figure), …/data/json/, …/data/csv/<block id>/ (one table, chart or leaderboard).
 All of them are pages under the language prefix, so the page cache (config/page_cache.py) keeps and
-invalidates them with the article: its key holds the data and page generations.
+invalidates them with the article: its key holds the data and page generations. On a page-cache miss
+they are served from the article's stored rendering while it is exact (articles/prerender.py,
+articles/data_route_copies.py; `X-Article-Render: stored|live`), else computed in the request.
 """
 
 from functools import wraps
 
 from django.conf import settings
+from django.db.models import F, Func, JSONField, Value
 from django.http import Http404, HttpResponsePermanentRedirect
+from django.template.response import TemplateResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from wagtail.contrib.routable_page.models import re_path
@@ -23,6 +27,7 @@ from editorial.alternates import has_language_version, translated_url
 
 from . import downloads
 from .figures import page_figures
+from .prerender import HEADER, stored_copies, stored_copy
 
 DATA_SEGMENTS = {"en": "data", "es": "datos"}
 SEGMENT = "(?P<segment>" + "|".join(DATA_SEGMENTS.values()) + ")"
@@ -53,6 +58,17 @@ def in_page_language(view):
     return route
 
 
+def _stored_block(block_id):
+    # jsonb_extract_path takes the id as a text key (Django's KeyTransform would read an all-digit id
+    # as an array index), and only this block's [file name, CSV] leaves the database.
+    return Func(F("block_csvs"), Value(block_id), function="jsonb_extract_path", output_field=JSONField())
+
+
+def _said(response, stored):
+    response[HEADER] = "live" if stored is None else "stored"
+    return response
+
+
 class ArticleDataRoutesMixin:
     def reverse_subpage(self, name, args=None, kwargs=None):
         # `{% routablepageurl page "data_trail" %}` gets the active language's segment without naming it.
@@ -72,44 +88,76 @@ class ArticleDataRoutesMixin:
                 versions.append({"language": code, "path": path, "url": request.build_absolute_uri(path)})
         return versions
 
+    def _stored(self, request, field):
+        """The exact stored copy (only `field` loaded), or None: the route then computes it here."""
+        return None if getattr(request, "is_preview", False) else stored_copy(
+            self, translation.get_language(), fields=(field,)
+        )
+
     @re_path(rf"^{SEGMENT}/$", name="data_trail")
     @in_page_language
     def data_trail(self, request):
         """Every figure the page shows, with its value, snapshot and source: the provenance trail."""
         versions = self.data_page_versions(request)
-        return self.render(
-            request,
-            template="articles/article_data_trail.html",
-            context_overrides={
-                "figures": page_figures(list(self.body), self.page_data),
-                "data_versions": versions,
-                "language_paths": {version["language"]: version["path"] for version in versions},
-            },
-        )
+        context = {
+            "data_versions": versions,
+            "language_paths": {version["language"]: version["path"] for version in versions},
+        }
+        template = "articles/article_data_trail.html"
+        stored = self._stored(request, "data_html")
+        if stored is None:
+            response = self.render(
+                request, template=template,
+                context_overrides={"figures": page_figures(list(self.body), self.page_data), **context},
+            )
+        else:
+            # As the article: the stored part holds what reads data; the rest is the page's own fields.
+            response = TemplateResponse(
+                request, template, {"page": self, "self": self, "request": request, "prerendered": stored, **context}
+            )
+        return _said(response, stored)
 
     @re_path(rf"^{SEGMENT}/csv/$", name="figures_csv")
     @in_page_language
     def figures_csv(self, request):
+        name = downloads.file_name(self, _("figures"), "csv")
+        stored = self._stored(request, "figures_csv")
+        if stored is not None:
+            return _said(downloads.download_response(stored.figures_csv, "text/csv", name), stored)
         rows = downloads.body_rows(list(self.body), self.page_data)
-        return downloads.csv_response(rows, downloads.file_name(self, _("figures"), "csv"))
+        return _said(downloads.csv_response(rows, name), stored)
 
     @re_path(rf"^{SEGMENT}/json/$", name="figures_json")
     @in_page_language
     def figures_json(self, request):
-        rows = downloads.body_rows(list(self.body), self.page_data)
+        name = downloads.file_name(self, _("figures"), "json")
         url = request.build_absolute_uri(self.get_url(request))
-        return downloads.json_response(rows, self, url, downloads.file_name(self, _("figures"), "json"))
+        stored = self._stored(request, "figures_json")
+        if stored is not None:
+            text = downloads.json_with_url(stored.figures_json, url)
+            return _said(downloads.download_response(text, "application/json", name, as_attachment=False), stored)
+        rows = downloads.body_rows(list(self.body), self.page_data)
+        return _said(downloads.json_response(rows, self, url, name), stored)
 
     @re_path(rf"^{SEGMENT}/csv/{BLOCK_ID}/$", name="block_csv")
     @in_page_language
     def block_csv(self, request, block_id):
+        stored = None if getattr(request, "is_preview", False) else (
+            stored_copies(self, translation.get_language()).values_list("pk", _stored_block(block_id)).first()
+        )
+        if stored is not None:
+            # The stored copy lists every downloadable block of this revision: one it lacks is not there.
+            if stored[1] is None:
+                raise Http404("no table, chart or leaderboard with this id on the article")
+            name, text = stored[1]
+            return _said(downloads.download_response(text, "text/csv", name), stored)
         body = list(self.body)
         child = downloads.find_block(body, block_id)
         if child is None:
             raise Http404("no table, chart or leaderboard with this id on the article")
         rows = downloads.body_rows(body, self.page_data, only=block_id)
         name = downloads.file_name(self, downloads.block_file_suffix(child), "csv")
-        return downloads.csv_response(rows, name)
+        return _said(downloads.csv_response(rows, name), stored)
 
     def get_cached_paths(self):
         # Every cached URL of the article in the active language (cache_purge.page_urls asks in each):

@@ -183,6 +183,17 @@ def row_json(row):
     }
 
 
+# Where a stored JSON (articles/data_route_copies.py) names the article: each request puts its own address
+# there (json_with_url). ".invalid" is reserved (RFC 2606): no real address is ever this one.
+URL_SLOT = "https://article.invalid/"
+
+
+def json_with_url(text, url):
+    """A document as_json wrote for URL_SLOT, naming `url` instead. Only the top-level key matches: a
+    newline can only occur escaped inside a JSON string."""
+    return text.replace(f'\n "url": {json.dumps(URL_SLOT)},', f'\n "url": {json.dumps(url, ensure_ascii=False)},', 1)
+
+
 def as_json(rows, page, url):
     document = {
         "article": page.title,

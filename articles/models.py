@@ -13,6 +13,7 @@ from wagtail.fields import RichTextField, StreamField
 from wagtail.models import Orderable, Page, ReferenceIndex
 
 from benchmarks.cache import data_generation
+from config.query_contract import QueryContractMixin
 from editorial.spanish import SpanishFromMemoryMixin
 
 from .blocks import ArticleBodyBlock
@@ -52,8 +53,9 @@ def in_current_language(articles):
     return [article for article in articles if article.has_body_in(language)]
 
 
-class HomePage(SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
+class HomePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
+    query_parameters = {"page": ()}  # config/query_contract.py
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
     base_form_class = TranslatorAwarePageForm
@@ -70,8 +72,9 @@ class HomePage(SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
         return context
 
 
-class ArticleIndexPage(SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
+class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
+    query_parameters = {"page": ()}  # config/query_contract.py
 
     content_panels = Page.content_panels + [FieldPanel("intro")]
     base_form_class = TranslatorAwarePageForm
@@ -89,7 +92,8 @@ class ArticleIndexPage(SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
         return context
 
 
-class ArticlePage(SpanishFromMemoryMixin, LanguagePreviewMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
+class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, ArticleDataRoutesMixin,
+                  RoutablePageMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
@@ -114,6 +118,9 @@ class ArticlePage(SpanishFromMemoryMixin, LanguagePreviewMixin, ArticleDataRoute
     base_form_class = ArticlePageForm
     parent_page_types = ["articles.HomePage", "articles.ArticleIndexPage"]
     subpage_types = []
+    # The query parameters each route reads (config/query_contract.py): none, so `?anything` is
+    # removed before the route runs and the page cache answers it with the clean URL's copy.
+    query_parameters = {"article": (), "data_trail": (), "figures_csv": (), "figures_json": (), "block_csv": ()}
 
     class Meta:
         verbose_name = _("article")

@@ -3,7 +3,8 @@
 An article's figures take real work to render (formatting, ranking, provenance, footnotes): 5–7× a
 rich-text page of the same size. That work belongs to the moment the data or the page changes, not
 to each reader. The task renders the article's data-bearing part (everything inside its page-cache
-fragment, and the schema.org Dataset in <head>) in each language and stores it here.
+fragment, and the schema.org Dataset in <head>) in each language and stores it here, with its data
+page and downloads (articles/data_route_copies.py), which the same rules below serve.
 
 A stored copy is served only when it is still exact, which is checked in the one query that reads it:
 - the page's live revision is the one it was rendered from;
@@ -28,6 +29,8 @@ from django.utils import timezone, translation
 
 from benchmarks.versioning import current_version, current_version_query
 
+from .data_route_copies import render_data_routes
+
 log = logging.getLogger(__name__)
 
 HEADER = "X-Article-Render"
@@ -47,6 +50,11 @@ class PrerenderedArticle(models.Model):
     content_version = models.BigIntegerField()
     head_html = models.TextField()
     article_html = models.TextField()
+    # The data page and the downloads, from the same data at the same moment (articles/data_route_copies.py).
+    data_html = models.TextField()
+    figures_csv = models.TextField()
+    figures_json = models.TextField()
+    block_csvs = models.JSONField()  # {block id: [file name, CSV]} for each table, chart and leaderboard
     rendered_at = models.DateTimeField()
     valid_until = models.DateTimeField()
 
@@ -63,16 +71,19 @@ def enabled():
     return getattr(settings, "ARTICLE_PRERENDER", True)
 
 
-def stored_copy(page, language):
-    """The stored rendering of this live page in `language`, if it is still exact; else None."""
+def stored_copies(page, language):
+    """The stored rendering of this live page in `language` if it is still exact (a queryset of at
+    most one row; empty when pre-rendering is off)."""
     if not enabled() or not page.live_revision_id:
-        return None
-    return (
-        PrerenderedArticle.objects.exact(timezone.now())
-        .filter(page_id=page.pk, language=language, revision_id=page.live_revision_id)
-        .only("head_html", "article_html")
-        .first()
+        return PrerenderedArticle.objects.none()
+    return PrerenderedArticle.objects.exact(timezone.now()).filter(
+        page_id=page.pk, language=language, revision_id=page.live_revision_id
     )
+
+
+def stored_copy(page, language, fields=("head_html", "article_html")):
+    """The stored rendering of this live page in `language`, if it is still exact; else None."""
+    return stored_copies(page, language).only(*fields).first()
 
 
 def _request_for(page, language):
@@ -114,8 +125,11 @@ def prerender(page_id):
             PrerenderedArticle.objects.filter(page_id=page_id, language=language).delete()
             continue
         head, article, valid_until = render_copy(page, language)
+        with translation.override(language):  # the same page and data: the same moment as the article
+            data_routes = render_data_routes(page, _request_for(page, language))
         values = {"revision_id": page.live_revision_id, "content_version": version, "head_html": head,
-                  "article_html": article, "rendered_at": timezone.now(), "valid_until": valid_until}
+                  "article_html": article, "rendered_at": timezone.now(), "valid_until": valid_until,
+                  **data_routes}
         try:
             with transaction.atomic():
                 PrerenderedArticle.objects.update_or_create(page_id=page_id, language=language, defaults=values)

@@ -4,7 +4,7 @@ BREACH: compressing a response that holds a secret (the CSRF token of a form, an
 user) next to text an attacker can inject lets the attacker guess the secret from response sizes.
 Pages for anonymous readers hold no secret (a response that sets a cookie, such as a CSRF token, is
 left alone too), and the admin is never compressed. The page cache keeps its own gzip copy, so this
-middleware only works on pages it does not cache (404s, the sitemap, URLs with a query string).
+middleware only works on pages it does not cache (404s, the sitemap, redirects).
 """
 
 from django.conf import settings

@@ -7,11 +7,21 @@ second header-list lookup, and would cache pages shown to logged-in editors. Thi
 to Django's own helpers (patch_cache_control, get_conditional_response, quote_etag) and adds only
 the key and the rules below.
 
-What is cached: GET/HEAD of a page under a language prefix (/en/…, /es/…), without a query string,
-from a browser without a session cookie (so never a logged-in user, and never the admin or a
-preview, which live under /admin/), answered 200 without Set-Cookie or `Cache-Control: private`.
-The key holds the language, the URL, the data generation (bumped by refreshes and imports) and the
-page generation (bumped on publish, unpublish, move and delete), so both purge every copy at once.
+What is cached: GET/HEAD of a page under a language prefix (/en/…, /es/…) from a browser without a
+session cookie (so never a logged-in user, and never the admin or a preview, which live under
+/admin/), answered 200 without Set-Cookie or `Cache-Control: private`. The key holds the language,
+the URL, the data generation (bumped by refreshes and imports) and the page generation (bumped on
+publish, unpublish, move and delete), so both purge every copy at once.
+
+Query strings: the URL in the key carries only the parameters the page's route declares
+(config/query_contract.py), so random or tracking parameters are answered from the clean URL's copy
+instead of rendering the page once per string. The route's declaration is learnt when the page is
+rendered (the page's serve() sets it on the request) and kept in the stored entry, much as Django's
+cache middleware keeps a response's Vary headers: a hit looks up the clean URL's entry first, and
+looks again with the declared parameters only when the route declares some and the request has them
+(a route with parameters also leaves its names under the clean URL, for when its bare copy is not
+stored yet). A response of a view that declares no contract (not a page) is stored only for a URL
+without a query string.
 """
 
 import gzip
@@ -22,7 +32,7 @@ from collections import OrderedDict
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import quote_etag
 
@@ -33,6 +43,7 @@ from benchmarks.cache import (
     data_generation_bumped,
     generation_value,
 )
+from config.query_contract import DECLARED, declared_query
 
 PAGES_GENERATION_KEY = "pages:generation"
 HEADER = "X-Page-Cache"
@@ -42,6 +53,9 @@ HEADER = "X-Page-Cache"
 KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Security-Policy", "X-Frame-Options",
                 "Referrer-Policy", "X-Content-Type-Options", "Cross-Origin-Opener-Policy",
                 "Content-Disposition", "X-Robots-Tag")
+
+# How the view made this response (articles/prerender.py): passed on with a miss, not kept for hits.
+RENDER_HEADERS = ("X-Article-Render",)
 
 
 def page_generation():
@@ -61,7 +75,6 @@ def _language(path):
 def _cacheable_request(request):
     return (
         request.method in ("GET", "HEAD")
-        and not request.META.get("QUERY_STRING")
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and _language(request.path) is not None
     )
@@ -134,10 +147,40 @@ local = _ProcessCopies()
 data_generation_bumped.connect(local.forget_generations, dispatch_uid="pagecache-local-generations")
 
 
-def _key(request):
+def _key(request, query):
+    """`query`: the declared part of the query string only (config/query_contract.declared_query)."""
     data, pages = local.current_generations()
-    url = hashlib.md5(request.build_absolute_uri().encode(), usedforsecurity=False).hexdigest()
-    return f"page:v2:{data}:{pages}:{_language(request.path)}:{url}"  # v2: the entry tuple's layout
+    address = request.build_absolute_uri(request.path) + (f"?{query}" if query else "")
+    url = hashlib.md5(address.encode(), usedforsecurity=False).hexdigest()
+    return f"page:v3:{data}:{pages}:{_language(request.path)}:{url}"  # v3: the entry tuple's layout
+
+
+def _parameters_key(clean_key):
+    return f"{clean_key}:parameters"
+
+
+def _lookup(key):
+    entry = local.get(key)
+    if entry is None:
+        entry = cache.get(key)
+        if entry is not None:
+            local.put(key, entry)
+    return entry
+
+
+def _cached(request, query):
+    """The stored entry that answers this request (`query`: its parsed query string), or None."""
+    clean = _key(request, "")
+    entry = _lookup(clean)
+    if entry is not None:
+        parameters = entry[5]
+        if parameters is None:  # a view without a contract: its copy answers the bare URL only
+            return None if query else entry
+    else:
+        # No copy of the bare URL yet: the route's parameters, if a request with some was stored.
+        parameters = cache.get(_parameters_key(clean)) if query else None
+    declared = declared_query(query, parameters or ())
+    return _lookup(_key(request, declared)) if declared else entry
 
 
 def _public_headers(response):
@@ -148,7 +191,7 @@ def _public_headers(response):
 
 
 def _from_entry(request, entry):
-    body, gzipped, etag, headers, _created = entry
+    body, gzipped, etag, headers, _created, _parameters = entry
     use_gzip = "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
     if use_gzip:
         etag = etag[:-1] + '-gz"'  # a different representation needs a different validator
@@ -180,21 +223,25 @@ class PageCacheMiddleware:
         if not _cacheable_request(request):
             response = self.get_response(request)
             if _language(request.path) is not None and "Cache-Control" not in response:
-                # A page shown to a logged-in user (or with a query string): no shared cache may keep it.
+                # A page shown to a logged-in user: no shared cache may keep it.
                 patch_cache_control(response, private=True, no_cache=True)
             response.setdefault(HEADER, "skip")
             return response
 
-        key = _key(request)
-        entry = local.get(key)
-        if entry is None:
-            entry = cache.get(key)
-            if entry is not None:
-                local.put(key, entry)
+        # Parsed before the view runs: the page's serve() removes what its route does not declare.
+        query = QueryDict(request.META.get("QUERY_STRING", ""))
+        entry = _cached(request, query)
         if entry is not None:
             return _answer(request, entry, "hit")
 
         response = self.get_response(request)
+        parameters = getattr(request, DECLARED, None)
+        if parameters is None and query:
+            # Not a page (no declared contract): the parameters may matter, so nobody may keep it.
+            if "Cache-Control" not in response:
+                patch_cache_control(response, private=True, no_cache=True)
+            response.setdefault(HEADER, "skip")
+            return response
         if not _cacheable_response(response):
             response.setdefault(HEADER, "skip")
             return response
@@ -203,7 +250,14 @@ class PageCacheMiddleware:
         body = response.content
         etag = quote_etag(hashlib.md5(body, usedforsecurity=False).hexdigest())
         headers = [(name, response[name]) for name in KEPT_HEADERS if name in response]
-        entry = (body, gzip.compress(body, compresslevel=6, mtime=0), etag, headers, time.time())
+        entry = (body, gzip.compress(body, compresslevel=6, mtime=0), etag, headers, time.time(), parameters)
+        key = _key(request, declared_query(query, parameters or ()))
         cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
+        if parameters:
+            cache.set(_parameters_key(_key(request, "")), parameters, settings.PAGE_CACHE_SECONDS)
         local.put(key, entry)
-        return _answer(request, entry, "miss")
+        answer = _answer(request, entry, "miss")
+        for name in RENDER_HEADERS:
+            if name in response:
+                answer[name] = response[name]
+        return answer

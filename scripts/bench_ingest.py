@@ -16,7 +16,7 @@ metrics per endpoint. Then it times:
 
 Prints rows/s for both, the ratio and whether each goal is met; asserts nothing. scripts/bench_serving.py
 calls `ingest()` for its figure 4. --profile prints where the import spends its time (cProfile).
-Redis: REDIS_URL (default redis://127.0.0.1:6379/12), flushed.
+Redis: --redis-url (default REDIS_URL or redis://127.0.0.1:6379/12); only this run's keys are deleted.
 """
 
 import argparse
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_serving import configure, recreate_database  # noqa: E402  (the same scratch database set-up)
+from bench_serving import clear_own_keys, configure, recreate_database  # noqa: E402  (the same scratch set-up)
 
 GOAL_RATE = 50_000  # rows/s
 GOAL_RATIO = 0.2  # of the COPY's rows/s
@@ -147,10 +147,9 @@ def main():
     import django
 
     django.setup()
-    from django.core.cache import cache
     from django.core.management import call_command
 
-    cache.clear()
+    clear_own_keys()
     call_command("migrate", interactive=False, verbosity=0, stdout=open(os.devnull, "w"))
     rows, import_rate, copy_rate, first_rate = ingest(args.rows, args.profile)
     ratio = import_rate / copy_rate

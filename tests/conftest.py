@@ -15,6 +15,13 @@ def demo_site(db):
 
 
 @pytest.fixture
+def without_page_cache(settings):
+    """Every request reaches the page (a query string no longer skips the page cache: each route's
+    parameters are declared, config/query_contract.py). Set before the client's first request."""
+    settings.MIDDLEWARE = [name for name in settings.MIDDLEWARE if name != "config.page_cache.PageCacheMiddleware"]
+
+
+@pytest.fixture
 def editor_client(client, django_user_model):
     user = django_user_model.objects.create_superuser("editor", "editor@example.com", "pw-editor-123")
     client.force_login(user)

@@ -1,7 +1,8 @@
 """Articles rendered ahead by a task (articles/prerender.py): served while exact, never after.
 
-Every request here has a query string, so the whole-page cache is out of the way and what is
-checked is the stored rendering itself."""
+The whole-page cache is taken out of the middleware here (a query string no longer skips it:
+config/query_contract.py), so each request reaches the article and what is checked is the stored
+rendering itself."""
 
 import datetime
 import re
@@ -28,7 +29,7 @@ from tests.factories import (
 from tests.figures_support import publish_correction
 from tests.test_render_cost import build_article
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("without_page_cache")]
 
 ARTICLE = "/en/fastest-llm-api/"
 GLM = "/en/glm-5-3-flash-providers/"
@@ -48,10 +49,10 @@ def test_a_stored_copy_is_the_page_a_live_render_gives_in_each_language(client, 
     assert prerender_due() == 2  # the two demo articles
     assert PrerenderedArticle.objects.count() == 4  # each in English and Spanish
     for url in [ARTICLE, "/es/api-llm-mas-rapida/", GLM]:
-        stored = client.get(url + "?r=1")
+        stored = client.get(url)
         assert stored[HEADER] == "stored", url
         prerendering.ARTICLE_PRERENDER = False
-        live = client.get(url + "?r=2")
+        live = client.get(url)
         prerendering.ARTICLE_PRERENDER = True
         assert live[HEADER] == "live"
         assert words(stored.text) == words(live.text), url
@@ -60,15 +61,15 @@ def test_a_stored_copy_is_the_page_a_live_render_gives_in_each_language(client, 
 
 def test_new_data_stops_the_stored_copy_at_its_commit_even_without_redis(client, demo_site, prerendering):
     prerender_due()
-    assert "+7259 ms" in client.get(GLM + "?r=1").text
+    assert "+7259 ms" in client.get(GLM).text
     row = Measurement.objects.get(snapshot__status="published", metric="e2e_p99", endpoint__provider__slug="fireworks")
     # No Redis bump (as when the cache is down): the database's version alone must retire the copy.
     publish_correction(row.snapshot, {(row.endpoint_id, "e2e_p99"): row.value + Decimal("0.1")}, bump=False)
-    response = client.get(GLM + "?r=2")
+    response = client.get(GLM)
     assert response[HEADER] == "live"
     assert "+7359 ms" in response.text and "+7259 ms" not in response.text
     assert prerender_due() == 2  # every article may show the source: both are rendered again
-    response = client.get(GLM + "?r=3")
+    response = client.get(GLM)
     assert response[HEADER] == "stored" and "+7359 ms" in response.text
 
 
@@ -77,15 +78,15 @@ def test_publishing_this_page_or_another_one_retires_the_stored_copies(client, d
     article = ArticlePage.objects.get(slug_en="fastest-llm-api")
     article.title = "Fastest LLM API, retitled"
     article.save_revision().publish()
-    response = client.get(ARTICLE + "?r=1")
+    response = client.get(ARTICLE)
     assert response[HEADER] == "live" and "Fastest LLM API, retitled" in response.text
 
     prerender_due()
-    assert client.get(ARTICLE + "?r=2")[HEADER] == "stored"
+    assert client.get(ARTICLE)[HEADER] == "stored"
     # Another page's publication: an article may list or link it, so its copy is not trusted either.
     demo_site.title = "Home, renamed"
     demo_site.save_revision().publish()
-    assert client.get(ARTICLE + "?r=3")[HEADER] == "live"
+    assert client.get(ARTICLE)[HEADER] == "live"
 
 
 def test_a_preview_never_reads_the_stored_copy(demo_site, prerendering, django_user_model):
@@ -119,10 +120,10 @@ def test_a_copy_expires_when_a_figure_it_shows_turns_stale(client, demo_site, pr
     prerender_due()
     stored = PrerenderedArticle.objects.get(page=page, language="en")
     assert stored.valid_until == stale_at  # not the hour every copy lives at most
-    assert client.get(page.url + "?r=1")[HEADER] == "stored"
+    assert client.get(page.url)[HEADER] == "stored"
 
     PrerenderedArticle.objects.filter(pk=stored.pk).update(valid_until=timezone.now() - datetime.timedelta(seconds=1))
-    assert client.get(page.url + "?r=2")[HEADER] == "live"  # past its moment: rendered for the reader
+    assert client.get(page.url)[HEADER] == "live"  # past its moment: rendered for the reader
     assert page.pk in due_pages()
 
 
@@ -138,9 +139,9 @@ def test_serving_a_stored_copy_costs_the_same_queries_whatever_the_data(client, 
                                                                           django_assert_max_num_queries):
     page = build_article(demo_site, providers, copies=3)
     prerender_due()
-    client.get(page.url + "?warm=1")
+    client.get(page.url)
     with django_assert_max_num_queries(8):
-        response = client.get(page.url + "?r=1")
+        response = client.get(page.url)
     assert response[HEADER] == "stored"
     assert response.text.count("Host ") >= providers  # every provider is on the page
 
@@ -150,10 +151,10 @@ def test_counts_of_stored_and_live_serving(client, demo_site, prerendering):
     page = build_article(demo_site, 10, copies=3)
     prerender_due()
     with CaptureQueriesContext(connection) as stored:
-        assert client.get(page.url + "?r=1")[HEADER] == "stored"
+        assert client.get(page.url)[HEADER] == "stored"
     prerendering.ARTICLE_PRERENDER = False
     with CaptureQueriesContext(connection) as live:
-        assert client.get(page.url + "?r=2")[HEADER] == "live"
+        assert client.get(page.url)[HEADER] == "live"
     assert len(stored.captured_queries) < len(live.captured_queries)
     assert not any("benchmarks_measurement" in q["sql"] for q in stored.captured_queries)
 
@@ -163,7 +164,7 @@ def test_an_article_without_spanish_stores_no_spanish_copy_and_stays_404(client,
     prerender_due()
     assert set(PrerenderedArticle.objects.filter(page=page).values_list("language", flat=True)) == {"en"}
     page.refresh_from_db()
-    assert client.get(f"/es/{page.slug_es or page.slug}/?r=1").status_code == 404
+    assert client.get(f"/es/{page.slug_es or page.slug}/").status_code == 404
 
 
 def test_a_page_that_fails_to_render_does_not_stop_the_others(demo_site, prerendering, monkeypatch, caplog):
@@ -186,4 +187,4 @@ def test_switched_off_nothing_is_stored_or_read(client, demo_site, settings):
     settings.ARTICLE_PRERENDER = False
     assert prerender_due() == 0
     assert not PrerenderedArticle.objects.exists()
-    assert client.get(ARTICLE + "?r=1")[HEADER] == "live"
+    assert client.get(ARTICLE)[HEADER] == "live"
