@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "config.csp.AdminPolicyMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+    # Last: an admin POST that can publish runs in one transaction (articles/publishing.py).
+    "articles.publishing.AtomicAdminChangesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
