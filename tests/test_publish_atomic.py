@@ -86,6 +86,19 @@ def test_an_unpublish_that_fails_leaves_the_page_live(demo_site, failing):
     assert as_stored(page) == before
 
 
+def test_a_publish_commits_the_content_version_with_the_live_revision(demo_site, django_capture_on_commit_callbacks):
+    from benchmarks.cache import reflected_state
+    from benchmarks.versioning import database_state
+
+    page = article()
+    page.title_en = "Published in one transaction"
+    version = current_version()
+    with django_capture_on_commit_callbacks(execute=True):
+        page.save_revision().publish()
+        assert current_version() == version + 1  # before the commit, in the publish's transaction
+    assert reflected_state() == database_state()  # the caches followed, and said so
+
+
 def test_every_action_wagtail_publishes_or_unpublishes_with_runs_in_a_transaction():
     """Fails when a Wagtail upgrade gives one of these classes an `execute` of its own that the
     wrapper does not cover (articles.publishing.install)."""

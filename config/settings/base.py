@@ -263,6 +263,13 @@ CELERY_BEAT_SCHEDULE["articles-prerender-due"] = {
     "task": "articles.tasks.prerender_due", "schedule": float(ARTICLE_PRERENDER_BEAT_SECONDS),
 }
 
+# The reconciler (articles/reconcile.py) compares the database's content version and live pages with
+# the state the caches last followed, and heals what a crash or an outage lost after a commit.
+RECONCILE_SECONDS = env_int("RECONCILE_SECONDS", 30)
+CELERY_BEAT_SCHEDULE["articles-reconcile-caches"] = {
+    "task": "articles.tasks.reconcile_caches", "schedule": float(RECONCILE_SECONDS),
+}
+
 # A CDN or Varnish in front of the site is purged on publish and on new data (articles/cache_purge.py).
 # HTTP PURGE (Varnish, Fastly-style): FRONTEND_CACHE_PURGE_URL=http://varnish:6081/
 # Cloudflare: CLOUDFLARE_ZONE_ID and CLOUDFLARE_BEARER_TOKEN.
