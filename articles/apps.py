@@ -7,6 +7,7 @@ class ArticlesConfig(AppConfig):
     verbose_name = _("Articles")
 
     def ready(self):
-        from . import cache_purge
+        from . import cache_purge, publishing
 
         cache_purge.connect()
+        publishing.install()

@@ -17,8 +17,8 @@ from django.utils import translation
 from wagtail.models import Page
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
-from benchmarks.cache import data_generation_bumped
-from benchmarks.versioning import bump_content_version
+from benchmarks.cache import data_generation_bumped, mark_reflected
+from benchmarks.versioning import bump_content_version, database_state
 from config.page_cache import bump_page_generation
 
 logger = logging.getLogger(__name__)
@@ -66,26 +66,37 @@ def _parents_and_self(page):
     return [*page.get_ancestors().filter(depth__gt=1).specific(), page]
 
 
+def caches_follow(pages=()):
+    """After a page change committed: drop every cached copy (one generation bump), purge these pages
+    from the CDN and record the database state that is now reflected. Runs with `robust` on_commit:
+    what committed is published, so a failure here is logged, never shown to the editor as an error;
+    what it could not do, the reconciler (articles/reconcile.py) does within a minute."""
+    state = database_state()  # first: a change committed after this read is not claimed as reflected
+    bump_page_generation()
+    if cdn_configured():
+        purge_cdn(pages() if callable(pages) else pages)
+    mark_reflected(state)
+
+
 def page_changed(sender, instance, **kwargs):
     from .tasks import queue_prerender
 
-    # Inside the publish's transaction: stored renderings of articles (which may list this page) stop
-    # matching at its commit.
+    # Inside the publish's transaction (articles/publishing.py makes every publish one): stored
+    # renderings of articles, which may list this page, stop matching at its commit, not after it.
     bump_content_version()
     queue_prerender()
     # Now, so this process never serves the old page again, and after commit, so a copy another
     # reader's request cached from the not-yet-committed state in between is dropped as well.
     bump_page_generation()
-    transaction.on_commit(bump_page_generation)
     # The page and the pages above it, whose listings may show its title.
-    transaction.on_commit(lambda: purge_cdn(_parents_and_self(instance)))
+    transaction.on_commit(lambda: caches_follow(lambda: _parents_and_self(instance)), robust=True)
 
 
 def page_deleted(sender, instance, **kwargs):
     if isinstance(instance, Page):
         bump_content_version()
         bump_page_generation()
-        transaction.on_commit(bump_page_generation)
+        transaction.on_commit(caches_follow, robust=True)
 
 
 def data_changed(sender, **kwargs):

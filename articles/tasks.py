@@ -56,3 +56,12 @@ def queue_prerender():
             log.warning("could not queue the pre-render of articles (%s); pages render live meanwhile", exc)
 
     transaction.on_commit(send)
+
+
+@shared_task(name="articles.tasks.reconcile_caches")
+def reconcile_caches():
+    """Celery beat, every RECONCILE_SECONDS: rebuild from the database what a lost cache bump, CDN
+    purge or pre-render queueing left stale (articles/reconcile.py)."""
+    from .reconcile import reconcile
+
+    return reconcile()

@@ -4,7 +4,9 @@ keyed on it is invalidated at once (the djangoproject.com dashboard pattern).
 During a cache outage the cache answers every read with a miss (config/cache_backend.py), so each call
 here returns a fresh, time-based generation: nothing matches, pages render from the database. A bump
 lost in an outage leaves the old generation in Redis when it comes back; every entry keyed on it was
-stored with a lifetime of at most PAGE_CACHE_SECONDS, so no stale copy outlives that."""
+stored with a lifetime of at most PAGE_CACHE_SECONDS, and the reconciler (articles/reconcile.py) finds
+the lost bump sooner: each bump records the database state it follows (REFLECTED_KEY), and a state
+nobody recorded means some bump was lost."""
 
 import logging
 import time
@@ -16,6 +18,8 @@ from django.dispatch import Signal
 log = logging.getLogger(__name__)
 
 GENERATION_KEY = "benchmarks:data-generation"
+# The database state (versioning.database_state) the cached copies were last invalidated after.
+REFLECTED_KEY = "content:reflected-state"
 
 # Sent after a bump, so page caches outside Redis (a CDN) can be purged too (articles/cache_purge.py).
 data_generation_bumped = Signal()
@@ -45,8 +49,21 @@ def data_generation():
     return generation_value(GENERATION_KEY)
 
 
+def reflected_state():
+    """The database state the caches were last invalidated after (None: unknown, or Redis is down)."""
+    return cache.get(REFLECTED_KEY)
+
+
+def mark_reflected(state):
+    """Record that every cached copy was invalidated after the database reached `state`. Read the state
+    before invalidating: a change committed in between is then never claimed. A bump lost in a cache
+    outage opens the cache's circuit (config/cache_backend.py), so this write is lost with it and the
+    reconciler still sees the old state."""
+    cache.set(REFLECTED_KEY, state, timeout=None)
+
+
 def bump_data_generation():
-    """Call after published data changed (a refresh, an import, a correction)."""
+    """Call after published data changed (a refresh, an import, a correction), outside a transaction."""
     from .versioning import bump_content_version
 
     bump_content_version()
@@ -54,24 +71,34 @@ def bump_data_generation():
 
 
 def bump_cache_generation():
-    """The Redis side only: for a change whose database version was bumped in its own transaction."""
+    """The Redis side only: for a change whose database version was bumped in its own transaction.
+    Call it after that transaction committed."""
+    from .versioning import database_state
+
+    state = database_state()
     generation = bump_generation_key(GENERATION_KEY)
     data_generation_bumped.send(sender=None, generation=generation)
+    mark_reflected(state)
     return generation
 
 
 def invalidate_after_commit(notes=None):
-    """Bump the generation once the current transaction commits, without letting a cache outage
-    touch what was committed.
+    """Bump the content version in the current transaction (so stored renderings stop matching at its
+    commit, whatever happens after), and the Redis generation once it commits, without letting a
+    cache outage touch what was committed.
 
     A failure after the commit cannot undo a published snapshot, so it must not turn a refresh or an
     import into "failed" either: log a warning, add a line to `notes` (a run's notes, if given) and
-    queue a Celery task that retries the bump with backoff until the cache is back.
+    queue a Celery task that retries the bump with backoff until the cache is back. A bump lost with
+    the process itself (a crash right after the commit) is found by the reconciler.
     """
+    from .versioning import bump_content_version
+
+    bump_content_version()
 
     def bump():
         try:
-            bump_data_generation()
+            bump_cache_generation()
         except Exception as exc:  # any backend error: Redis down, timeouts, a full disk
             log.warning("published data changed but the page cache could not be invalidated: %s", exc)
             if notes is not None:

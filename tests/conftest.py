@@ -28,6 +28,9 @@ def editor_client(client, django_user_model):
     return client
 
 
+MIGRATED_DUMP = pytest.StashKey()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def flush_past_history_guards():
     """Transactional tests end with Django's flush, one TRUNCATE of every table, which the history
@@ -48,13 +51,21 @@ def flush_past_history_guards():
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """Like `make run`: fill the *_en columns of Wagtail's own pages after migrating."""
+def django_db_setup(django_db_setup, django_db_blocker, request, tmp_path_factory):
+    """Like `make run`: fill the *_en columns of Wagtail's own pages after migrating. When crash tests
+    are selected, keep a dump of the freshly migrated database for their throwaway server (before any
+    test ran: transactional tests empty the tables they used)."""
     from django.core.management import call_command
 
     with django_db_blocker.unblock():
         call_command("update_translation_fields", verbosity=0)
         ensure_app_role()
+    if any(item.get_closest_marker("crash") for item in request.session.items):
+        from tests.crash_support import dump_database
+        from tests.worker_support import database_url
+
+        target = tmp_path_factory.mktemp("migrated") / "migrated.dump"
+        request.config.stash[MIGRATED_DUMP] = target if dump_database(database_url(), target) else None
 
 
 @pytest.fixture

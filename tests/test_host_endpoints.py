@@ -208,7 +208,9 @@ def test_queries_do_not_grow_with_the_number_of_models(editor_client, count, dja
     with django_assert_max_num_queries(8):
         page = editor_client.get(form_url())
     assert page.status_code == 200 and page.text.count('name="models"') == count
-    with django_assert_max_num_queries(10):
+    # 13: the POST runs in one transaction (a savepoint here, inside the test's) with the content
+    # version bump that used to run after it (articles/publishing.py); constant in the models.
+    with django_assert_max_num_queries(13):
         response = editor_client.post(form_url(), form_data(models, provider=provider.pk))
     assert response.status_code == 302
     assert Endpoint.objects.filter(provider=provider).count() == 2 * count

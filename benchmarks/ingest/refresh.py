@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from ..cache import invalidate_after_commit
@@ -98,8 +98,9 @@ class Refresh:
                 f"{result.out_of_scope} upstream rows are outside this source's parameters and were not read."
             )
         if result.not_modified:
-            self.remember_validators(result.validators, version)
-            return self.finish(RefreshRun.Status.UNCHANGED, "The upstream answered 304 Not Modified.")
+            with transaction.atomic():
+                self.remember_validators(result.validators, version)
+                return self.finish(RefreshRun.Status.UNCHANGED, "The upstream answered 304 Not Modified.")
         if not result.rows:
             raise RunRejected(["the upstream returned no rows at all; refusing to record an empty snapshot"])
 
@@ -122,6 +123,8 @@ class Refresh:
         self.run.rows_read = len(result.rows)
 
         self.progress("Writing")
+        # The snapshot and the run's outcome commit together: a run is never left "running" beside
+        # the snapshot it published, nor finished without it (the sweep trusts that; scheduling.py).
         with transaction.atomic():
             # Serialises refreshes of one source: the second waits here, then sees the first's snapshot.
             Source.objects.select_for_update().filter(pk=self.source.pk).values_list("pk", flat=True).get()
@@ -139,20 +142,29 @@ class Refresh:
             else:
                 held = self.write(placed, result, checksum)
                 status, message = (RefreshRun.Status.HELD if held else RefreshRun.Status.CHANGED), ""
-        self.record_unmapped(placed)
-        self.remember_validators(result.validators, version)
-        if status == RefreshRun.Status.CHANGED:
-            message = (
-                f"Snapshot #{self.run.snapshot_id} "
-                + ("published" if self.run.published else "saved as a draft for an editor to publish")
-                + f"; {self.run.rows_changed} figures changed."
-            )
-        elif status == RefreshRun.Status.HELD:
-            message = (
-                f"Snapshot #{self.run.snapshot_id} held for review as a draft, not published; "
-                f"{self.run.rows_changed} figures changed. Why:\n{self.run.snapshot.review_notes}"
-            )
-        return self.finish(status, message)
+            self.record_unmapped(placed)
+            self.remember_validators(result.validators, version)
+            if status == RefreshRun.Status.CHANGED:
+                message = (
+                    f"Snapshot #{self.run.snapshot_id} "
+                    + ("published" if self.run.published else "saved as a draft for an editor to publish")
+                    + f"; {self.run.rows_changed} figures changed."
+                )
+            elif status == RefreshRun.Status.HELD:
+                message = (
+                    f"Snapshot #{self.run.snapshot_id} held for review as a draft, not published; "
+                    f"{self.run.rows_changed} figures changed. Why:\n{self.run.snapshot.review_notes}"
+                )
+            noted = len(self.notes)
+            run = self.finish(status, message)
+        if len(self.notes) > noted:
+            # The cache could not be told after the commit (invalidate_after_commit): say so on the run.
+            run.notes = self.notes_text(message)
+            try:
+                RefreshRun.objects.filter(pk=run.pk).update(notes=run.notes)
+            except DatabaseError as exc:  # the outcome is recorded; the note is only a note
+                log.warning("could not add the cache note to refresh run %s: %s", run.pk, exc)
+        return run
 
     # --- writing (inside the transaction) ---------------------------------------------------
     def write(self, placed, result, checksum):
@@ -395,12 +407,15 @@ class Refresh:
             }
         )
 
+    def notes_text(self, message):
+        return scrub("\n".join(([message] if message else []) + self.notes))
+
     def finish(self, status, message):
         run = self.run
         run.status = status
         run.finished = timezone.now()
         run.progress = ""
-        run.notes = scrub("\n".join(([message] if message else []) + self.notes))
+        run.notes = self.notes_text(message)
         run.save()
         return run
 
@@ -443,6 +458,19 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
 
 
 def fail(run, reason, notes=()):
+    if run.pk is not None:
+        # A run whose outcome committed (with its snapshot) keeps it: an error after that commit, or
+        # a database that stopped then, must not turn a published snapshot's run into "failed".
+        with transaction.atomic():
+            recorded = RefreshRun.objects.select_for_update().filter(pk=run.pk).values_list("status", flat=True)
+            if recorded.first() in RefreshRun.FINISHED:
+                log.warning("refresh run %s already finished; not recording the later error: %s", run.pk, reason)
+                return RefreshRun.objects.get(pk=run.pk)
+            return _record_failure(run, reason, notes)
+    return _record_failure(run, reason, notes)
+
+
+def _record_failure(run, reason, notes):
     run.status = RefreshRun.Status.FAILED
     run.error = scrub(reason)
     run.notes = scrub("\n".join(notes))

@@ -60,34 +60,62 @@ def due_configs(adapters, now=None):
 
 
 def fail_stuck_runs(now=None):
-    """Mark failed the runs whose worker or database died under them (the periodic sweep).
+    """Close the runs whose worker or database died under them (the periodic sweep), saying what the
+    database holds of them, not what probably happened.
 
     A run that is still "running" REFRESH_STUCK_AFTER_MINUTES after it started cannot be alive any
     more (the run's own deadline and the task's hard time limit are shorter), and a run still
     "queued" after twice that lost its task message. Either would otherwise stay open for ever and
-    the refresh page would keep saying a refresh is under way. Returns the ids it closed.
+    the refresh page would keep saying a refresh is under way. A run's snapshot and its outcome
+    commit in one transaction (refresh.py), so a run left "running" wrote no snapshot; one that
+    names a snapshot anyway gets the outcome that snapshot shows. Returns the ids it closed.
     """
     now = now or timezone.now()
     limit = timedelta(minutes=settings.REFRESH_STUCK_AFTER_MINUTES)
-    stuck = {
-        RefreshRun.Status.RUNNING: (
-            RefreshRun.objects.filter(status=RefreshRun.Status.RUNNING, started__lt=now - limit),
-            f"the run was still running {settings.REFRESH_STUCK_AFTER_MINUTES} minutes after it started: "
-            "its worker or the database stopped under it. Nothing it fetched was written; refresh again.",
-        ),
-        RefreshRun.Status.QUEUED: (
-            RefreshRun.objects.filter(status=RefreshRun.Status.QUEUED, queued_at__lt=now - 2 * limit),
+    closed = []
+    running = RefreshRun.objects.filter(status=RefreshRun.Status.RUNNING, started__lt=now - limit)
+    for run in running.select_related("snapshot").only("pk", "source_id", "snapshot"):
+        closed += _close(run, RefreshRun.Status.RUNNING, now, **_outcome_of_stuck_run(run))
+    queued = RefreshRun.objects.filter(status=RefreshRun.Status.QUEUED, queued_at__lt=now - 2 * limit)
+    for run in queued.only("pk", "source_id"):
+        reason = (
             f"no worker started the run within {2 * settings.REFRESH_STUCK_AFTER_MINUTES} minutes "
-            "(the task message was lost); refresh again.",
+            "(the task message was lost); refresh again."
+        )
+        closed += _close(run, RefreshRun.Status.QUEUED, now, status=RefreshRun.Status.FAILED, error=reason)
+    return closed
+
+
+def _outcome_of_stuck_run(run):
+    minutes = settings.REFRESH_STUCK_AFTER_MINUTES
+    snapshot = run.snapshot
+    if snapshot is None:
+        return {
+            "status": RefreshRun.Status.FAILED,
+            "error": (
+                f"the run was still running {minutes} minutes after it started: its worker or the database "
+                "stopped under it. It wrote no snapshot (a snapshot and its run's outcome are saved in one "
+                "transaction), so readers see the data they saw before; refresh again."
+            ),
+        }
+    from ..models import Snapshot
+
+    held = snapshot.status == Snapshot.Status.DRAFT and snapshot.held_for_review
+    published = snapshot.status != Snapshot.Status.DRAFT
+    return {
+        "status": RefreshRun.Status.HELD if held else RefreshRun.Status.CHANGED,
+        "published": published,
+        "notes": (
+            f"Snapshot #{snapshot.pk} was written ({snapshot.get_status_display()}), then the worker or the "
+            f"database stopped before the run was closed; the sweep closed it {minutes} minutes after it started."
         ),
     }
-    closed = []
-    for status, (runs, reason) in stuck.items():
-        for run in runs.only("pk", "source_id"):
-            # Re-checked in the UPDATE: a run that finished meanwhile keeps its real outcome.
-            if RefreshRun.objects.filter(pk=run.pk, status=status).update(
-                status=RefreshRun.Status.FAILED, error=reason, finished=now, progress=""
-            ):
-                log.warning("refresh run %s of source %s marked failed: %s", run.pk, run.source_id, reason)
-                closed.append(run.pk)
-    return closed
+
+
+def _close(run, expected_status, now, **values):
+    # Re-checked in the UPDATE: a run that finished meanwhile keeps its real outcome.
+    if not RefreshRun.objects.filter(pk=run.pk, status=expected_status).update(finished=now, progress="", **values):
+        return []
+    log.warning("refresh run %s of source %s closed by the sweep: %s", run.pk, run.source_id,
+                values.get("error") or values.get("notes"))
+    return [run.pk]

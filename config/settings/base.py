@@ -72,6 +72,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "config.csp.AdminPolicyMiddleware",
     "wagtail.contrib.redirects.middleware.RedirectMiddleware",
+    # Last: an admin POST that can publish runs in one transaction (articles/publishing.py).
+    "articles.publishing.AtomicAdminChangesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -267,6 +269,13 @@ ARTICLE_PRERENDER_MARGIN_SECONDS = env_int("ARTICLE_PRERENDER_MARGIN_SECONDS", 1
 ARTICLE_PRERENDER_QUEUE = env_str("ARTICLE_PRERENDER_QUEUE", "")  # empty: Celery's default queue
 CELERY_BEAT_SCHEDULE["articles-prerender-due"] = {
     "task": "articles.tasks.prerender_due", "schedule": float(ARTICLE_PRERENDER_BEAT_SECONDS),
+}
+
+# The reconciler (articles/reconcile.py) compares the database's content version and live pages with
+# the state the caches last followed, and heals what a crash or an outage lost after a commit.
+RECONCILE_SECONDS = env_int("RECONCILE_SECONDS", 30)
+CELERY_BEAT_SCHEDULE["articles-reconcile-caches"] = {
+    "task": "articles.tasks.reconcile_caches", "schedule": float(RECONCILE_SECONDS),
 }
 
 # A CDN or Varnish in front of the site is purged on publish and on new data (articles/cache_purge.py).
