@@ -257,8 +257,12 @@ class RequestRecord(models.Model):
                              db_index=False, db_constraint=False)
     started_at = models.DateTimeField()
     region = models.CharField(max_length=50, blank=True)
+    # Both from the request leaving the client (connection already open) to the first content token /
+    # the end of the stream. Opening a connection, when the request needed one, is connect_s.
     ttft_s = models.FloatField(null=True, blank=True)
     e2e_s = models.FloatField(null=True, blank=True)
+    connect_s = models.FloatField(null=True, blank=True,
+                                  help_text="DNS + TCP + TLS of a connection opened for this request; empty: reused")
     output_tokens = models.PositiveIntegerField(null=True, blank=True)
     token_count = models.CharField(max_length=60, blank=True, help_text="usage, or tokenizer:<name>, or chunks")
     tokens_per_second = models.FloatField(null=True, blank=True)
