@@ -245,9 +245,30 @@ class Run(models.Model):
             return missing_key_on_worker_message(self.problem["variable"], self.problem["endpoint"], self.problem["region"])
         return ""
 
+    def expected_requests(self):
+        """Frozen endpoints × frozen requests per endpoint; before the start, the plan; None for a run fed by
+        runners' files, which has no planned number to measure progress against."""
+        endpoints = self.config.get("endpoints")
+        if endpoints:
+            return self.config.get("requests_per_endpoint", self.requests_per_endpoint) * len(endpoints)
+        if self.status == self.Status.DRAFT:
+            return self.requests_per_endpoint * self.endpoints.count()
+        return None
+
     def progress(self):
-        expected = self.requests_per_endpoint * max(len(self.config.get("endpoints", {})), 1)
-        return self.records.count(), expected
+        return self.records.count(), self.expected_requests()
+
+    def records_per_endpoint(self):
+        """Per endpoint of the run (provider, model and tier): records so far and the frozen number
+        expected (None for imported records). Two queries, whatever the number of endpoints."""
+        counts = dict(self.records.order_by().values_list("endpoint_id").annotate(n=models.Count("pk")))
+        frozen = self.config.get("endpoints") or {}
+        ids = set(counts) | {int(endpoint_id) for endpoint_id in frozen}
+        expected = self.config.get("requests_per_endpoint") if frozen else None
+        endpoints = Endpoint.objects.filter(pk__in=ids).select_related("provider", "model").order_by(
+            "provider__name", "model__name", "tier")
+        return [{"endpoint": endpoint, "count": counts.get(endpoint.pk, 0),
+                 "expected": expected if str(endpoint.pk) in frozen else None} for endpoint in endpoints]
 
 
 def frozen_run_message():
