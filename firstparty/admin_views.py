@@ -103,11 +103,10 @@ class RunProgressView(ObjectAdminView, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        done, expected = self.run.progress()
-        per_endpoint = (self.run.records.values("endpoint__provider__name", "endpoint__tier")
-                        .annotate(count=Count("pk")).order_by("endpoint__provider__name"))
+        done, expected = self.run.progress()  # expected is None for a run fed by runners' files
         context.update(run=self.run, done=done, expected=expected,
-                       percent=round(100 * done / expected) if expected else 0, per_endpoint=per_endpoint,
+                       percent=round(100 * done / expected) if expected else None,
+                       per_endpoint=self.run.records_per_endpoint(),
                        provenance=reverse(f"{URLS}:provenance", args=[self.run.snapshot_id])
                        if self.run.snapshot_id else "",
                        refresh_seconds=self.refresh_seconds if self.run.status == Run.Status.RUNNING else 0,

@@ -180,17 +180,19 @@ def aggregate_run(run, publish=True):
     rows = figures_for_run(run)
     if not rows:
         raise ValueError(f"run {run.pk} has no records to aggregate")
+    if not run.config.get("endpoints"):
+        run.freeze_imported()  # a run fed by files: its Methodology lines come from these records
     first_at = min(r.first_at for r in rows)
     last_at = max(r.last_at for r in rows)
     snapshot = _write_snapshot(
         run.source, rows, run.measured_at or last_at, publish,
         workload=run.workload, effort=run.effort, concurrency=1,
-        sample_size=run.requests_per_endpoint,
+        sample_size=run.frozen_requests_per_endpoint(),
         window_start=run.started_at or first_at, window_end=run.finished_at or last_at,
     )
     run.snapshot = snapshot
     run.status = Run.Status.AGGREGATED
-    run.save(update_fields=["snapshot", "status"])
+    run.save(update_fields=["snapshot", "status", "config"])
     transaction.on_commit(bump_data_generation)
     return snapshot
 

@@ -26,6 +26,12 @@ DEFAULT_MESSAGES = [
 ]
 
 
+# How the probe times a request, frozen into every run it starts (docs/first-party-runs.md): from the
+# request headers leaving over an open connection to the first content token and to the end of the
+# stream; a newly opened connection's set-up is recorded apart (RequestRecord.connect_s).
+PROBE_TIMING = "request-sent/connection-excluded"
+
+
 def default_messages():
     return [dict(message) for message in DEFAULT_MESSAGES]
 
@@ -192,11 +198,45 @@ class Run(models.Model):
         return self.name
 
     def freeze(self, configs):
+        """The configuration a started run keeps: what the Methodology block and the workers read, never
+        the editable fields (a run cannot be edited once it is no longer a draft)."""
         self.config = {
             "requests_per_endpoint": self.requests_per_endpoint,
             "tokenizer": self.tokenizer,
+            "timing": PROBE_TIMING,
             "endpoints": {str(c.endpoint_id): c.request_parameters() for c in configs},
         }
+
+    def freeze_imported(self):
+        """For a run fed by runners' files (never started): what its records say, frozen when it is
+        aggregated, so its Methodology lines describe exactly the records behind the figures."""
+        counts = dict(self.records.order_by().values_list("endpoint_id").annotate(n=models.Count("pk")))
+        span = self.records.aggregate(first=models.Min("started_at"), last=models.Max("started_at"))
+        methods = self.records.order_by().exclude(token_count="").values_list("token_count", flat=True).distinct()
+        self.config = {
+            "origin": "import",
+            "records_per_endpoint": {str(endpoint_id): n for endpoint_id, n in sorted(counts.items())},
+            "token_count": sorted(methods),
+            "files": [{"name": f.name, "sha256": f.checksum, "rows": f.rows} for f in self.files.order_by("pk")],
+            "first_at": span["first"].isoformat() if span["first"] else None,
+            "last_at": span["last"].isoformat() if span["last"] else None,
+        }
+
+    @property
+    def is_frozen(self):
+        """Started, stopped, finished, aggregated or fed by a file: its settings are history now."""
+        return self.status != self.Status.DRAFT
+
+    def clean(self):
+        if self.pk and self.is_frozen:
+            raise ValidationError(frozen_run_message())
+
+    def frozen_requests_per_endpoint(self):
+        """Requests per endpoint as frozen: the run's plan, or (imported) the most records of one endpoint."""
+        if self.config.get("endpoints"):
+            return self.config.get("requests_per_endpoint", self.requests_per_endpoint)
+        counts = (self.config.get("records_per_endpoint") or {}).values()
+        return max(counts) if counts else None
 
     def problem_text(self):
         from .scheduling import missing_key_on_worker_message
@@ -205,9 +245,35 @@ class Run(models.Model):
             return missing_key_on_worker_message(self.problem["variable"], self.problem["endpoint"], self.problem["region"])
         return ""
 
+    def expected_requests(self):
+        """Frozen endpoints × frozen requests per endpoint; before the start, the plan; None for a run fed by
+        runners' files, which has no planned number to measure progress against."""
+        endpoints = self.config.get("endpoints")
+        if endpoints:
+            return self.config.get("requests_per_endpoint", self.requests_per_endpoint) * len(endpoints)
+        if self.status == self.Status.DRAFT:
+            return self.requests_per_endpoint * self.endpoints.count()
+        return None
+
     def progress(self):
-        expected = self.requests_per_endpoint * max(len(self.config.get("endpoints", {})), 1)
-        return self.records.count(), expected
+        return self.records.count(), self.expected_requests()
+
+    def records_per_endpoint(self):
+        """Per endpoint of the run (provider, model and tier): records so far and the frozen number
+        expected (None for imported records). Two queries, whatever the number of endpoints."""
+        counts = dict(self.records.order_by().values_list("endpoint_id").annotate(n=models.Count("pk")))
+        frozen = self.config.get("endpoints") or {}
+        ids = set(counts) | {int(endpoint_id) for endpoint_id in frozen}
+        expected = self.config.get("requests_per_endpoint") if frozen else None
+        endpoints = Endpoint.objects.filter(pk__in=ids).select_related("provider", "model").order_by(
+            "provider__name", "model__name", "tier")
+        return [{"endpoint": endpoint, "count": counts.get(endpoint.pk, 0),
+                 "expected": expected if str(endpoint.pk) in frozen else None} for endpoint in endpoints]
+
+
+def frozen_run_message():
+    return _("This run has started or holds imported records: its settings are frozen, so what a page says "
+             "about it stays what was run. Create a new run to measure with other settings.")
 
 
 class ImportedFile(models.Model):
@@ -257,8 +323,12 @@ class RequestRecord(models.Model):
                              db_index=False, db_constraint=False)
     started_at = models.DateTimeField()
     region = models.CharField(max_length=50, blank=True)
+    # Both from the request leaving the client (connection already open) to the first content token /
+    # the end of the stream. Opening a connection, when the request needed one, is connect_s.
     ttft_s = models.FloatField(null=True, blank=True)
     e2e_s = models.FloatField(null=True, blank=True)
+    connect_s = models.FloatField(null=True, blank=True,
+                                  help_text="DNS + TCP + TLS of a connection opened for this request; empty: reused")
     output_tokens = models.PositiveIntegerField(null=True, blank=True)
     token_count = models.CharField(max_length=60, blank=True, help_text="usage, or tokenizer:<name>, or chunks")
     tokens_per_second = models.FloatField(null=True, blank=True)

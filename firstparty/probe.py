@@ -8,12 +8,14 @@ errors, logs or results).
 
 import json
 import time
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 
 import httpx
 from django.utils import timezone
 
+from .http_client import pooled_client
 from .models import RequestRecord, tokens_per_second
 
 Outcome = RequestRecord.Outcome
@@ -30,6 +32,7 @@ class ProbeResult:
     http_status: int | None = None
     error: str = ""
     text: str = field(default="", repr=False)
+    connect_s: float | None = None
 
     @property
     def tokens_per_second(self):
@@ -39,7 +42,7 @@ class ProbeResult:
         return {
             "started_at": self.started_at, "outcome": self.outcome, "ttft_s": self.ttft_s, "e2e_s": self.e2e_s,
             "output_tokens": self.output_tokens, "token_count": self.token_count, "http_status": self.http_status,
-            "error": self.error[:300], "tokens_per_second": self.tokens_per_second,
+            "error": self.error[:300], "tokens_per_second": self.tokens_per_second, "connect_s": self.connect_s,
         }
 
 
@@ -113,40 +116,91 @@ class _Stream:
         return None
 
 
-def stream_completion(params, api_key, clock=time.monotonic, transport=None):
-    """Send one request and return a ProbeResult whatever happens (timeouts and errors included)."""
+class _Timer:
+    """Moments of one request on the probe's clock, from httpcore's `trace` extension.
+
+    `sent`: the request headers start to leave (after any connection set-up); `connect_s`: DNS, TCP
+    and TLS of a connection opened for this request (None when the pool had one open). A transport
+    that reports no trace events (a test's MockTransport) leaves `sent` at the moment before
+    `client.send`.
+    """
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.sent = clock()
+        self.connect_started = self.connect_ended = None
+
+    def trace(self, event, info):
+        now = self.clock()
+        if event.endswith(".send_request_headers.started"):
+            self.sent = now  # a retried request keeps the attempt that was answered
+        elif event.endswith(".connect_tcp.started"):
+            self.connect_started = self.connect_started or now
+        elif event.endswith((".connect_tcp.complete", ".start_tls.complete")):
+            self.connect_ended = now
+
+    @property
+    def connect_s(self):
+        if self.connect_started is None or self.connect_ended is None:
+            return None
+        return self.connect_ended - self.connect_started
+
+
+def _drain(lines):
+    """Read what follows [DONE] (the end of the chunked body) so the connection goes back to the pool
+    for the next request; the measurement is already taken, so a failure here changes nothing."""
+    try:
+        for _rest in lines:
+            pass
+    except httpx.HTTPError:
+        pass
+
+
+def stream_completion(params, api_key, clock=time.perf_counter, transport=None, client=None):
+    """Send one request and return a ProbeResult whatever happens (timeouts and errors included).
+
+    The client (this process's pooled one unless given) exists before the clock starts: TTFT and
+    end-to-end time run from the request leaving to the first content token and to the end of the
+    stream; opening a connection, when one was needed, is measured apart (connect_s).
+    """
+    client = client or pooled_client(transport)
     started_at = timezone.now()
     timeout = float(params["timeout_seconds"])
     url = params["base_url"].rstrip("/") + "/chat/completions"
     headers = {"Authorization": f"Bearer {api_key}", "Accept": "text/event-stream"}
-    sent = clock()
-    state = _Stream(sent, sent + timeout, clock)
+    request = client.build_request("POST", url, json=request_body(params), headers=headers,
+                                   timeout=httpx.Timeout(timeout))
+    timer = _Timer(clock)
+    request.extensions["trace"] = timer.trace
+    state = _Stream(timer.sent, timer.sent + timeout, clock)
 
     def result(outcome, error="", status=None):
-        ttft = state.first - sent if state.first is not None else None
+        ttft = state.first - timer.sent if state.first is not None else None
         finished = outcome in (Outcome.SUCCESS, Outcome.WRONG_ANSWER)
         tokens = state.usage_tokens if state.usage_tokens is not None else (state.chunks or None)
         return ProbeResult(
-            started_at=started_at, outcome=outcome, ttft_s=ttft, e2e_s=(clock() - sent) if finished else None,
+            started_at=started_at, outcome=outcome, ttft_s=ttft, e2e_s=(clock() - timer.sent) if finished else None,
             output_tokens=tokens, token_count="usage" if state.usage_tokens is not None else "chunks",
-            http_status=status, error=error, text="".join(state.parts),
+            http_status=status, error=error, text="".join(state.parts), connect_s=timer.connect_s,
         )
 
     try:
-        with httpx.Client(timeout=httpx.Timeout(timeout), transport=transport, follow_redirects=False) as client:
-            with client.stream("POST", url, json=request_body(params), headers=headers) as response:
-                if response.status_code >= 400:
-                    return result(Outcome.HTTP_ERROR, f"HTTP {response.status_code} {response.reason_phrase}",
-                                  response.status_code)
-                for line in response.iter_lines():
-                    problem = state.feed(line)
-                    if problem:
-                        return result(Outcome.MALFORMED, problem, response.status_code)
-                    if clock() > state.deadline:
-                        return result(Outcome.TIMEOUT, f"no complete answer within {timeout:g} s")
-                    if state.done:
-                        break
-                ended = clock()
+        with closing(client.send(request, stream=True)) as response:
+            if response.status_code >= 400:
+                return result(Outcome.HTTP_ERROR, f"HTTP {response.status_code} {response.reason_phrase}",
+                              response.status_code)
+            lines = response.iter_lines()
+            for line in lines:
+                problem = state.feed(line)
+                if problem:
+                    return result(Outcome.MALFORMED, problem, response.status_code)
+                if clock() > state.deadline:
+                    return result(Outcome.TIMEOUT, f"no complete answer within {timeout:g} s")
+                if state.done:
+                    break
+            ended = clock()
+            if state.done:
+                _drain(lines)
     except httpx.TimeoutException:
         return result(Outcome.TIMEOUT, f"no complete answer within {timeout:g} s")
     except (httpx.RemoteProtocolError, httpx.ReadError):
@@ -159,5 +213,5 @@ def stream_completion(params, api_key, clock=time.monotonic, transport=None):
         return result(Outcome.MALFORMED, "the stream carried no content")
     outcome, error = grade("".join(state.parts), params.get("expected_answer"))
     probe = result(outcome, error)
-    probe.e2e_s = ended - sent
+    probe.e2e_s = ended - timer.sent
     return probe

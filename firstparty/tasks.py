@@ -69,11 +69,12 @@ def run_endpoint_batch(run_id, endpoint_id):
         Run.objects.filter(pk=run_id, status=Run.Status.RUNNING).update(status=Run.Status.STOPPED, problem=problem)
         return 0
     done = run.records.filter(endpoint_id=endpoint_id).count()
-    for _ in range(done, run.requests_per_endpoint):
+    planned = run.frozen_requests_per_endpoint()
+    for _ in range(done, planned):
         result = stream_completion(params, key)
         RequestRecord.objects.create(endpoint_id=endpoint_id, run=run, region=region(), **result.record_fields())
     finish_run_if_complete(run_id)
-    return run.requests_per_endpoint - done
+    return max(planned - done, 0)
 
 
 def finish_run_if_complete(run_id):
@@ -82,7 +83,7 @@ def finish_run_if_complete(run_id):
     with transaction.atomic():
         run = Run.objects.select_for_update().get(pk=run_id)
         recorded, expected = run.progress()
-        if run.status != Run.Status.RUNNING or recorded < expected:
+        if run.status != Run.Status.RUNNING or expected is None or recorded < expected:
             return False
         run.status = Run.Status.FINISHED
         run.finished_at = timezone.now()

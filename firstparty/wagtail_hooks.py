@@ -17,6 +17,7 @@ from benchmarks.models import Snapshot
 from . import admin_views
 from .admin_views import URLS
 from .models import ProbeConfig, Run, Series
+from .run_edit import RunEditView
 from .scheduling import api_key
 
 
@@ -84,7 +85,7 @@ class SeriesViewSet(ModelViewSet):
 
 def run_progress_text(run):
     done, expected = run.progress()
-    return f"{done} / {expected}"
+    return str(done) if expected is None else f"{done} / {expected}"
 
 
 class RunIndexView(IndexView):
@@ -110,6 +111,7 @@ class RunViewSet(ModelViewSet):
     name = "measurement_runs"
     url_prefix = "firstparty/runs"
     index_view_class = RunIndexView
+    edit_view_class = RunEditView
     copy_view_enabled = False
     list_filter = ["status"]
     list_display = [

@@ -1,7 +1,9 @@
 """A fake OpenAI-compatible streaming provider on 127.0.0.1, in a thread of the test process.
 
 Each test sets a Scenario: delay to the first token, seconds between tokens, HTTP status, a mid-stream
-disconnect, a malformed chunk, a stall. Chunks are the shapes saved in
+disconnect, a malformed chunk, a stall. Timing is exact: every chunk leaves at its scheduled moment
+counted from the request's arrival (first content token at stall + first_token_delay, token i at
+first_token_delay + i × token_interval), so sleeps that overshoot on a busy machine never add up. Chunks are the shapes saved in
 tests/upstream_examples/openai_chat_completion_stream_chunks.json, sent with chunked transfer encoding
 like a real server, so a disconnect is an incomplete body to the client.
 """
@@ -47,10 +49,17 @@ def split_answer(answer, pieces):
     return parts
 
 
+def sleep_until(moment):
+    remaining = moment - time.perf_counter()
+    if remaining > 0:
+        time.sleep(remaining)
+
+
 class FakeProvider:
     def __init__(self):
         self.scenario = Scenario()
         self.requests = []  # (headers dict, body dict) of every request received
+        self.peers = []  # the client's (host, port) of every request: one port per TCP connection
         self.on_request = None  # optional callback(handler) run when a request arrives
         provider = self
 
@@ -71,7 +80,9 @@ class FakeProvider:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                arrived = time.perf_counter()
                 provider.requests.append((dict(self.headers), body))
+                provider.peers.append(self.client_address)
                 if provider.on_request:
                     provider.on_request(self)
                 s = provider.scenario
@@ -87,13 +98,11 @@ class FakeProvider:
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Transfer-Encoding", "chunked")
                 self.end_headers()
-                if s.stall:
-                    time.sleep(s.stall)
+                sleep_until(arrived + s.stall)
                 self.event(SHAPES["role_chunk"])
-                time.sleep(s.first_token_delay)
+                first_token_at = arrived + s.stall + s.first_token_delay
                 for i, piece in enumerate(split_answer(s.answer, s.tokens)):
-                    if i:
-                        time.sleep(s.token_interval)
+                    sleep_until(first_token_at + i * s.token_interval)
                     if s.disconnect_after is not None and i == s.disconnect_after:
                         self.connection.shutdown(socket.SHUT_RDWR)
                         self.close_connection = True

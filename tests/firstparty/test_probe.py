@@ -22,12 +22,13 @@ def test_measured_ttft_and_tokens_per_second_match_the_server(fake_provider, api
     config = make_config(fake_provider.base_url, series=series)
     record = probe_once(config)
     assert record.outcome == "success"
-    # Tolerances allow for a busy machine: sleeps only ever overshoot, so the bounds are lopsided.
-    assert 0.5 <= record.ttft_s < 0.5 + 0.35
+    # The server keeps exact time (tests/fake_openai.py); the client's clock adds only its own latency.
+    # The close bounds on a busy machine are test_probe_timing.py's; one request here is the plumbing.
+    assert 0.5 <= record.ttft_s < 0.5 + 0.1
     # 30 tokens after the first, one every 50 ms: 20 tokens/s.
-    assert 15 < record.tokens_per_second <= 20.3
+    assert 19 < record.tokens_per_second <= 20.5
     assert record.output_tokens == 31 and record.token_count == "usage"
-    assert record.e2e_s >= record.ttft_s + 30 * 0.05
+    assert 2.0 <= record.e2e_s < 2.0 + 0.1
     assert record.series == series
 
 

@@ -1,5 +1,7 @@
 """A real Celery worker consuming the `probes` queue runs one probe cycle end to end."""
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -59,3 +61,52 @@ def test_probes_queue_worker_runs_one_cycle(fake_provider, series, probes_worker
     assert seen_open == [0]  # no transaction was held open while the request was in flight
     snapshot = aggregate_series_period(series, timezone.now())
     assert snapshot.measurements.get(metric="sample_count", endpoint=config.endpoint).value == 1
+
+
+def wait_for(condition, worker, seconds=120):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        if worker.poll() is not None:
+            pytest.fail(f"worker exited early:\n{worker.stdout.read()}")
+        time.sleep(0.25)
+    worker.terminate()
+    pytest.fail(f"not done within {seconds} s:\n{worker.communicate(timeout=20)[0]}")
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_run_on_the_probes_worker_publishes_the_servers_timing(fake_provider, api_key, probes_worker):
+    """Issue 23 the documented way (probe settings, a run, a `-Q probes` worker) with a CPU kept busy:
+    the published TTFT was 0.448 s for a server answering in 0.200 s."""
+    from firstparty.models import Run
+    from firstparty.scheduling import start_run
+    from firstparty.tasks import run_endpoint_batch
+    from tests.firstparty.test_probe_timing import END, FIRST, INTERVAL, TOKENS
+    from tests.firstparty_support import first_party_source
+
+    fake_provider.scenario = Scenario(first_token_delay=FIRST, token_interval=INTERVAL, tokens=TOKENS)
+    config = make_config(fake_provider.base_url)
+    run = Run.objects.create(name="timing", source=first_party_source("timing"), requests_per_endpoint=30)
+    run.endpoints.set([config.endpoint])
+    burner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        for endpoint_id in start_run(run):
+            run_endpoint_batch.apply_async(args=[run.pk, endpoint_id])
+        wait_for(lambda: Run.objects.filter(pk=run.pk, snapshot__isnull=False).exists(), probes_worker)
+    finally:
+        burner.kill()
+        burner.wait()
+
+    run.refresh_from_db()
+    figures = {m.metric: float(m.value) for m in run.snapshot.measurements.all()}
+    report = {k: figures[k] for k in ("ttft_median", "ttft_p95", "e2e_median", "e2e_p95", "tps_median")}
+    assert abs(figures["ttft_median"] - FIRST) <= max(0.05 * FIRST, 0.010), report
+    assert abs(figures["ttft_p95"] - FIRST) <= 0.10 * FIRST, report
+    assert abs(figures["e2e_median"] - END) <= 0.05 * END, report
+    assert abs(figures["e2e_p95"] - END) <= 0.10 * END, report
+    records = RequestRecord.objects.filter(run=run)
+    # one connection for the whole batch: opened (and measured) once, then reused
+    assert records.filter(connect_s__isnull=False).count() == 1
+    assert len(set(fake_provider.peers)) == 1
