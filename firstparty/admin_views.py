@@ -1,7 +1,5 @@
 """Admin actions on runs (start, upload records) and the provenance of a snapshot down to its records."""
 
-import csv
-
 from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -14,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
+from benchmarks.csv_export import csv_lines
 from benchmarks.models import Snapshot
 
 from .importers import RecordImportError, import_records
@@ -183,27 +182,18 @@ class ProvenanceView(ObjectAdminView, TemplateView):
         return context
 
 
-class Echo:
-    def write(self, value):
-        return value
-
-
 def records_csv(request, snapshot_id):
     if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
         raise PermissionDenied
     snapshot = get_object_or_404(Snapshot, pk=snapshot_id)
     records, _origin = records_of_snapshot(snapshot)
-    writer = csv.writer(Echo())
     rows = records.order_by("started_at", "pk").values_list(
         "endpoint__provider__slug", "endpoint__model__slug", "endpoint__tier", "started_at", "region", "outcome",
         "http_status", "ttft_s", "e2e_s", "output_tokens", "token_count", "tokens_per_second", "error",
     )
 
-    def lines():
-        yield writer.writerow(CSV_COLUMNS)
-        for row in rows.iterator(chunk_size=5000):
-            yield writer.writerow([value.isoformat() if hasattr(value, "isoformat") else value for value in row])
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    # Region and error texts come from runners' files and providers' responses: the writer escapes formulas.
+    response = StreamingHttpResponse(csv_lines(CSV_COLUMNS, rows.iterator(chunk_size=5000)),
+                                     content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="snapshot-{snapshot.pk}-records.csv"'
     return response
