@@ -1,12 +1,15 @@
 """Tests run on PostgreSQL and Redis, like production (addresses from the environment)."""
 
 import os
+import tempfile
+from pathlib import Path
 
 import dj_database_url
 
 from config.cache_backend import redis_cache
 
 from .base import *  # noqa: F401,F403
+from .base import STORAGES
 from .env import env_str
 
 DATABASES = {
@@ -27,3 +30,6 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 # Tests read the generations from Redis on every request (test_page_cache covers the per-process copies).
 PAGE_CACHE_LOCAL_SECONDS = 0
+# Uploaded import files: a scratch folder, the same for the test process and the Celery workers it starts.
+UPLOADS_DIR = env_str("UPLOADS_DIR", str(Path(tempfile.gettempdir()) / "llmbench-test-uploads"))
+STORAGES = {**STORAGES, "uploads": {**STORAGES["uploads"], "OPTIONS": {"location": UPLOADS_DIR}}}

@@ -40,8 +40,10 @@ def test_jsonl_import_stores_records_and_the_file_with_its_checksum(tmp_path, ru
     assert [r.outcome for r in records] == ["success", "http_error", "timeout"]
     assert records[0].tokens_per_second == pytest.approx(100 / 2.0)  # tokens after the first / time after it
     assert records[0].region == "eu" and records[1].http_status == 429
-    kept = ImportedFile.objects.get(run=run)
-    assert kept.content == text and kept.checksum == hashlib.sha256(text.encode()).hexdigest()
+    kept = ImportedFile.objects.get(run=run)  # verbatim, in the uploads storage
+    with kept.stored.open("rb") as stored:
+        assert stored.read() == text.encode()
+    assert kept.checksum == hashlib.sha256(text.encode()).hexdigest() and kept.rows == 3
     assert list(run.endpoints.values_list("provider__slug", flat=True)) == ["acme"]
 
 
