@@ -27,7 +27,8 @@ from .models import ImportedFile, RequestRecord, Run
 from .record_checks import RowChecker
 
 MAX_ERRORS = 50
-CHUNK_ROWS = 5000  # rows per COPY write and per progress report
+CHUNK_ROWS = 20_000  # rows per COPY write: a few MB of text
+PROGRESS_ROWS = 5000
 COPY_COLUMNS = ("endpoint_id", "run_id", "file_id", "started_at", "region", "ttft_s", "e2e_s", "output_tokens",
                 "token_count", "tokens_per_second", "outcome", "http_status", "error")
 FORMATS = (".jsonl", ".ndjson", ".csv")
@@ -129,12 +130,22 @@ def _copy_value(value):
     return str(value)
 
 
+def _copy_text(value):
+    # Most cells hold nothing COPY must escape; isprintable() is False for a tab or a line break.
+    return value if value.isprintable() and "\\" not in value else _copy_value(value)
+
+
+def _copy_number(value):
+    return "\\N" if value is None else repr(value)  # int or float: repr() is what COPY reads back
+
+
 class RecordWriter:
     """Checked records of one file, sent in chunks: COPY on PostgreSQL (formatted here as text, several times
     faster than adapting each value), bulk_create elsewhere. Inside the caller's transaction."""
 
     def __init__(self, run_id, file_id):
         self.run_id, self.file_id = run_id, file_id
+        self._ids = f"{_copy_value(run_id)}\t{_copy_value(file_id)}"
         self._copy, self._pending, self._open = None, [], ExitStack()
 
     def __enter__(self):
@@ -148,10 +159,14 @@ class RecordWriter:
 
     def add(self, r):
         if self._copy is not None:
-            values = (r["endpoint_id"], self.run_id, self.file_id, r["started_at"], r["region"], r["ttft_s"],
-                      r["e2e_s"], r["output_tokens"], r["token_count"], r["tokens_per_second"], r["outcome"],
-                      r["http_status"], r["error"])
-            self._pending.append("\t".join(map(_copy_value, values)))
+            # The checker's fields have known types: formatted directly (_copy_value per value cost a fifth
+            # of the import).
+            self._pending.append(
+                f"{r['endpoint_id']}\t{self._ids}\t{r['started_at'].isoformat()}\t{_copy_text(r['region'])}\t"
+                f"{_copy_number(r['ttft_s'])}\t{_copy_number(r['e2e_s'])}\t{_copy_number(r['output_tokens'])}\t"
+                f"{_copy_text(r['token_count'])}\t{_copy_number(r['tokens_per_second'])}\t{_copy_text(r['outcome'])}\t"
+                f"{_copy_number(r['http_status'])}\t{_copy_text(r['error'])}"
+            )
         else:
             self._pending.append(RequestRecord(run_id=self.run_id, file_id=self.file_id, **r))
         if len(self._pending) == CHUNK_ROWS:
@@ -178,7 +193,7 @@ def _check_and_write(stream, name, run_id, file_id, progress):
     with RecordWriter(run_id, file_id) as writer, closing(read_rows(stream, name)) as rows:
         for number, row in rows:
             read += 1
-            if progress is not None and read % CHUNK_ROWS == 0:
+            if progress is not None and read % PROGRESS_ROWS == 0:
                 progress(read, stream.tell())
             if isinstance(row, Exception):
                 errors.append(_("row %(row)s: %(error)s") % {"row": number, "error": row})
@@ -214,7 +229,7 @@ def _refuse_closed_or_repeated(run, checksum, name):
 def import_stored_records(run, stored_name, name, progress=None):
     """Import the file `stored_name` of the uploads storage into `run`; returns the ImportedFile.
 
-    `progress(rows read, bytes read)` is called every CHUNK_ROWS rows. Raises RecordImportError (nothing
+    `progress(rows read, bytes read)` is called every PROGRESS_ROWS rows. Raises RecordImportError (nothing
     written). The stored file becomes the ImportedFile's verbatim copy; the caller removes it on failure."""
     check_name(name)
     _refuse_closed_or_repeated(run, None, name)
