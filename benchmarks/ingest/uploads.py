@@ -99,7 +99,8 @@ def run_upload(upload_id, work):
     if upload is None or upload.finished:
         log.info("upload %s: nothing to do (%s)", upload_id, "gone" if upload is None else upload.status)
         return None
-    Upload.objects.filter(pk=upload.pk).update(status=Upload.Status.CHECKING, started_at=timezone.now())
+    now = timezone.now()
+    Upload.objects.filter(pk=upload.pk).update(status=Upload.Status.CHECKING, started_at=now, updated_at=now)
     progress = ProgressWriter(upload.pk)
     try:
         with translation.override(upload.options.get("language") or settings.LANGUAGE_CODE):

@@ -30,6 +30,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 # Tests read the generations from Redis on every request (test_page_cache covers the per-process copies).
 PAGE_CACHE_LOCAL_SECONDS = 0
-# Uploaded import files: a scratch folder, the same for the test process and the Celery workers it starts.
-UPLOADS_DIR = env_str("UPLOADS_DIR", str(Path(tempfile.gettempdir()) / "llmbench-test-uploads"))
+# Uploaded import files: a scratch folder of this test run, which the Celery workers and subprocesses it
+# starts inherit through the environment; tests/conftest.py removes it when the run ends.
+os.environ.setdefault("UPLOADS_DIR", str(Path(tempfile.gettempdir()) / f"llmbench-test-uploads-{os.getpid()}"))
+UPLOADS_DIR = os.environ["UPLOADS_DIR"]
 STORAGES = {**STORAGES, "uploads": {**STORAGES["uploads"], "OPTIONS": {"location": UPLOADS_DIR}}}
