@@ -9,10 +9,7 @@ figure that prints no single number (a pick, a sentence) keeps an empty value an
 and no grouping in every language; text columns (labels, units, headers) follow the page language.
 """
 
-import csv
-import io
 import json
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -22,25 +19,15 @@ from django.utils.text import slugify
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from benchmarks.csv_export import csv_text
 from benchmarks.metrics import METRICS
 
 from .figures import PRICE, PageFigure, block_label, reads_data
 from .formatting import price_decimals, quantize
 
-# A cell a spreadsheet would read as a formula (OWASP "CSV injection"); a plain number stays a number.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?\Z")
-
 
 def offers_download(block):
     return getattr(block, "offers_download", False)
-
-
-def safe_cell(text):
-    text = "" if text is None else str(text)
-    if text.startswith(FORMULA_START) and not PLAIN_NUMBER.match(text):
-        return "'" + text
-    return text
 
 
 @dataclass
@@ -70,10 +57,6 @@ class Row:
         return ngettext(
             "average of %(n)s value over %(hours)s h", "average of %(n)s values over %(hours)s h", self.measurements
         ) % {"n": self.measurements, "hours": self.window_hours}
-
-
-def number_text(value):
-    return "" if value is None else f"{value:f}"
 
 
 def moment_text(moment):
@@ -143,19 +126,15 @@ def headers():
 def csv_cells(row):
     return [
         row.block, row.figure, str(row.endpoint) if row.endpoint is not None else "", row.metric_label,
-        number_text(row.value), row.unit, row.text, "; ".join(moment_text(moment) for moment in row.dates),
+        row.value, row.unit, row.text, "; ".join(moment_text(moment) for moment in row.dates),
         "; ".join(str(source) for source in row.sources), "; ".join(source.url for source in row.sources),
         row.based_on,
     ]
 
 
 def as_csv(rows):
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")  # RFC 4180
-    writer.writerow([safe_cell(cell) for cell in headers()])
-    for row in rows:
-        writer.writerow([safe_cell(cell) for cell in csv_cells(row)])
-    return buffer.getvalue()
+    # Every text cell (provider and source names, labels, printed text) is escaped against formulas there.
+    return csv_text(headers(), (csv_cells(row) for row in rows))
 
 
 def row_json(row):

@@ -497,4 +497,5 @@ Measurement._meta.get_field("endpoint").wagtail_reference_index_ignore = True
 
 from .current import CurrentMeasurement  # noqa: E402,F401
 from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping, WorkerHeartbeat  # noqa: E402,F401,E501
+from .upload_models import Upload  # noqa: E402,F401
 from .versioning import ContentVersion  # noqa: E402,F401

@@ -1,8 +1,7 @@
 """Admin actions on runs (start, upload records) and the provenance of a snapshot down to its records."""
 
-import csv
-
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Max, Min
@@ -14,9 +13,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import FormView, TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
-from benchmarks.models import Snapshot
+from benchmarks.admin.uploads import progress_url
+from benchmarks.csv_export import csv_lines
+from benchmarks.ingest.uploads import receive
+from benchmarks.models import Snapshot, Upload
 
-from .importers import RecordImportError, import_records
+from .importers import RecordImportError, check_name
 from .models import RequestRecord, Run
 from .scheduling import resume_run, start_run
 
@@ -127,35 +129,42 @@ class UploadForm(forms.Form):
     file = forms.FileField(label=_("Records file (.jsonl or .csv)"))
     aggregate = forms.BooleanField(label=_("Aggregate the run into its snapshot afterwards"), required=False)
 
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        limit = settings.RECORDS_UPLOAD_MAX_BYTES
+        if upload.size > limit:
+            raise ValidationError(gettext("The file is larger than %(mb)s MB; import it with manage.py import_requests.")
+                                  % {"mb": limit // (1024 * 1024)})
+        try:
+            check_name(upload.name)
+        except RecordImportError as rejected:
+            raise ValidationError(rejected.errors) from None
+        return upload
+
 
 class UploadRecordsView(ObjectAdminView, FormView):
+    """The file is stored and queued; a Celery task checks and imports it (firstparty/uploads.py) and the
+    request goes on to the upload's progress page, however large the file."""
+
     template_name = "firstparty/upload.html"
     header_icon = "upload"
     page_title = _("Upload request records")
     form_class = UploadForm
-    max_bytes = 200 * 1024 * 1024
     queryset = Run.objects.all()
 
     def get_context_data(self, **kwargs):
-        return {**super().get_context_data(**kwargs), "run": self.run, "errors": getattr(self, "errors", [])}
+        return {**super().get_context_data(**kwargs), "run": self.run, "errors": getattr(self, "errors", []),
+                "limit": settings.RECORDS_UPLOAD_MAX_BYTES}
 
     def form_valid(self, form):
-        upload = form.cleaned_data["file"]
-        if upload.size > self.max_bytes:
-            self.errors = [gettext("The file is larger than 200 MB; import it with manage.py import_requests.")]
-            return self.form_invalid(form)
-        try:
-            imported = import_records(self.run, upload.read(), upload.name)
-        except (RecordImportError, UnicodeDecodeError) as rejected:
-            self.errors = getattr(rejected, "errors", None) or [gettext("The file is not UTF-8 text.")]
-            return self.form_invalid(form)
-        messages.success(self.request, gettext("%(rows)s records imported from %(name)s (SHA-256 %(checksum)s).")
-                         % {"rows": imported.rows, "name": imported.name, "checksum": imported.checksum[:16]})
-        if form.cleaned_data["aggregate"]:
-            from .aggregation import aggregate_run
+        from .tasks import import_records_upload
 
-            aggregate_run(self.run, publish=self.run.source.auto_publish)
-        return redirect(reverse(f"{URLS}:progress", args=[self.run.pk]))
+        if self.run.snapshot_id:
+            self.errors = [gettext("Run “%(run)s” is already aggregated; import into a new run.") % {"run": self.run}]
+            return self.form_invalid(form)
+        upload = receive(self.request, Upload.Kind.RECORDS, form.cleaned_data["file"], import_records_upload,
+                         {"run": self.run.pk, "aggregate": form.cleaned_data["aggregate"]}, target=self.run)
+        return redirect(progress_url(upload))
 
 
 class ProvenanceView(ObjectAdminView, TemplateView):
@@ -182,27 +191,18 @@ class ProvenanceView(ObjectAdminView, TemplateView):
         return context
 
 
-class Echo:
-    def write(self, value):
-        return value
-
-
 def records_csv(request, snapshot_id):
     if not request.user.has_perm("firstparty.view_run") and not can_run(request.user):
         raise PermissionDenied
     snapshot = get_object_or_404(Snapshot, pk=snapshot_id)
     records, _origin = records_of_snapshot(snapshot)
-    writer = csv.writer(Echo())
     rows = records.order_by("started_at", "pk").values_list(
         "endpoint__provider__slug", "endpoint__model__slug", "endpoint__tier", "started_at", "region", "outcome",
         "http_status", "ttft_s", "e2e_s", "output_tokens", "token_count", "tokens_per_second", "error",
     )
 
-    def lines():
-        yield writer.writerow(CSV_COLUMNS)
-        for row in rows.iterator(chunk_size=5000):
-            yield writer.writerow([value.isoformat() if hasattr(value, "isoformat") else value for value in row])
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
+    # Region and error texts come from runners' files and providers' responses: the writer escapes formulas.
+    response = StreamingHttpResponse(csv_lines(CSV_COLUMNS, rows.iterator(chunk_size=5000)),
+                                     content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="snapshot-{snapshot.pk}-records.csv"'
     return response

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from benchmarks.models import Endpoint, Snapshot, Source
+from benchmarks.upload_models import uploads_storage
 
 ENV_NAME = re.compile(r"^[A-Z_][A-Z0-9_]{0,127}$")
 
@@ -277,11 +278,16 @@ def frozen_run_message():
 
 
 class ImportedFile(models.Model):
-    """A runner's file, kept verbatim with its checksum like a snapshot's raw payload."""
+    """A runner's file, kept verbatim with its checksum like a snapshot's raw payload.
+
+    The file stays in the uploads storage (`stored`): a file of up to hundreds of megabytes cannot pass
+    through one text column in bounded memory. Files imported before that kept their text in `content`."""
 
     run = models.ForeignKey(Run, on_delete=models.PROTECT, related_name="files", verbose_name=_("run"))
     name = models.CharField(_("file name"), max_length=255)
-    content = models.TextField(_("content"))
+    stored = models.FileField(_("stored file"), storage=uploads_storage, max_length=300, blank=True)
+    content = models.TextField(_("content"), blank=True)
+    # SHA-256 of the file's UTF-8 text without a byte-order mark (firstparty.importers.file_checksum).
     checksum = models.CharField(_("checksum"), max_length=64, db_index=True)
     rows = models.PositiveIntegerField(_("rows"), default=0)
     imported_at = models.DateTimeField(_("imported at"), auto_now_add=True)
@@ -293,7 +299,8 @@ class ImportedFile(models.Model):
         return f"{self.name} ({self.checksum[:12]})"
 
     def save(self, *args, **kwargs):
-        self.checksum = hashlib.sha256(self.content.encode()).hexdigest()
+        if self.content:
+            self.checksum = hashlib.sha256(self.content.encode()).hexdigest()
         super().save(*args, **kwargs)
 
 

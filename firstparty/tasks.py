@@ -112,3 +112,13 @@ def drop_old_records():
     deleted, _details = droppable_records().delete()
     log.info("retention: dropped %s aggregated request records", deleted)
     return deleted
+
+
+@shared_task(name="firstparty.tasks.import_records_upload")
+def import_records_upload(upload_id):
+    """A records file uploaded on a run in the admin: checked and imported here, in bounded memory."""
+    from benchmarks.ingest.uploads import run_upload
+
+    from .uploads import import_records_file
+
+    return run_upload(upload_id, import_records_file)

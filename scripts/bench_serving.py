@@ -232,10 +232,10 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def start_gunicorn(port):
+def start_gunicorn(port, workers=2):
     gunicorn = Path(sys.executable).parent / "gunicorn"
     process = subprocess.Popen(
-        [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", "2",
+        [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
          "--log-level", "warning"],
         cwd=ROOT, env=os.environ.copy(),
     )

@@ -1,3 +1,6 @@
+import os
+import shutil
+
 import pytest
 
 from tests.app_role import APP_ROLE, current_user, ensure_app_role, set_role
@@ -99,3 +102,13 @@ def checks(monkeypatch):
 
     monkeypatch.setattr(articles.figure_check, "check_page", counted)
     return calls
+
+
+@pytest.fixture(scope="session", autouse=True)
+def uploads_scratch_folder():
+    """The uploads storage of this run (config/settings/test.py) goes when the run ends."""
+    yield
+    from django.conf import settings
+
+    if settings.UPLOADS_DIR.endswith(f"llmbench-test-uploads-{os.getpid()}"):
+        shutil.rmtree(settings.UPLOADS_DIR, ignore_errors=True)

@@ -23,6 +23,7 @@ from .factories import (
     SnapshotFactory,
     SourceFactory,
 )
+from .upload_support import post_upload
 from .workspace_support import review, translate
 
 # --- listings -----------------------------------------------------------------------------------
@@ -295,8 +296,9 @@ def current_values(snapshot):
 
 
 def upload(client, kind, name, content, **fields):
-    return client.post(
-        reverse(f"benchmarks_import_{kind}:upload"), {"file": SimpleUploadedFile(name, content), **fields}
+    """The upload's progress page once its import task has run."""
+    return post_upload(
+        client, reverse(f"benchmarks_import_{kind}:upload"), {"file": SimpleUploadedFile(name, content), **fields}
     )
 
 

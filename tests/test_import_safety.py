@@ -13,6 +13,7 @@ from benchmarks.ingest.importers import import_prices, import_snapshot
 from benchmarks.models import Measurement, Price, Snapshot, Source
 
 from .factories import EndpointFactory, LanguageModelFactory, ProviderFactory, SourceFactory
+from .upload_support import post_upload
 
 MEASURED_AT = "2026-11-28T14:00:00Z"
 HEADER = "provider,model,tier,metric,value"
@@ -114,7 +115,8 @@ def test_absurd_and_jumping_prices_are_held_and_not_used(world):
 
 
 def test_an_admin_upload_says_it_was_held_and_why(world, editor_client):
-    response = editor_client.post(
+    response = post_upload(
+        editor_client,
         reverse("benchmarks_import_snapshot:upload"),
         {
             "file": SimpleUploadedFile("aa.csv", csv("fireworks,glm-5-3,,output_speed_median,1e9")),

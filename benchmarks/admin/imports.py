@@ -1,7 +1,13 @@
-"""Upload pages for snapshot and price files (the same importers as the commands)."""
+"""Upload pages for snapshot and price files: the file is stored and queued, a Celery task imports it with
+the same importers as the commands (benchmarks/ingest/uploads.py), and the request goes on to the
+upload's progress page (admin/uploads.py)."""
+
+from datetime import date, datetime
 
 from django import forms
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect
 from django.urls import path, reverse
 from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
@@ -11,11 +17,11 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.admin.viewsets.base import ViewSet
 from wagtail.admin.widgets import AdminDateInput, AdminDateTimeInput
 
-from ..ingest.importers import ImportRejected, import_prices, import_snapshot
-from ..models import Snapshot, Source
-
-MAX_IMPORT_BYTES = 5 * 1024 * 1024
-
+from ..ingest.tasks import import_upload
+from ..ingest.uploads import receive
+from ..models import Source
+from .uploads import URLS as UPLOADS
+from .uploads import progress_url
 
 # --- imports ------------------------------------------------------------------------------------
 
@@ -38,9 +44,9 @@ class ImportForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_IMPORT_BYTES:
+        if upload.size > settings.IMPORT_MAX_BYTES:
             raise ValidationError(
-                _("The file is larger than %(mb)s MB.") % {"mb": MAX_IMPORT_BYTES // (1024 * 1024)}
+                _("The file is larger than %(mb)s MB.") % {"mb": settings.IMPORT_MAX_BYTES // (1024 * 1024)}
             )
         return upload
 
@@ -80,14 +86,22 @@ class PriceImportForm(ImportForm):
     meta_fields = ("source", "effective_date")
 
 
+def option_value(value):
+    """A form value as the task receives it (JSON): a source by id, moments in ISO 8601."""
+    if isinstance(value, Source):
+        return value.pk
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
 class ImportView(WagtailAdminTemplateMixin, FormView):
-    """Upload a file; show every error with its row and column, or what was imported."""
+    """Upload a file; the import runs in a Celery task and its progress page shows the outcome."""
 
     template_name = "benchmarks/admin/import.html"
     header_icon = "upload"
-    kind = None  # "snapshot" or "prices"
+    kind = None  # "snapshot" or "prices" (Upload.Kind)
     form_class = None
-    importer = None
     permission = None
     page_title = None
 
@@ -100,32 +114,17 @@ class ImportView(WagtailAdminTemplateMixin, FormView):
         return self.breadcrumbs_items + [{"url": "", "label": self.get_page_title()}]
 
     def form_valid(self, form):
-        upload = form.cleaned_data["file"]
+        """Store the file and queue its import; the progress page follows it (and shows any error)."""
         meta = {
-            key: form.cleaned_data[key]
+            key: option_value(form.cleaned_data[key])
             for key in form.meta_fields
             if form.cleaned_data.get(key) not in (None, "")
         }
-        try:
-            result = self.importer(
-                upload.read(),
-                form.cleaned_data["format"] or None,
-                filename=upload.name,
-                publish=form.cleaned_data["publish"],
-                **meta,
-            )
-        except ImportRejected as rejected:
-            return self.render_to_response(
-                self.get_context_data(form=form, errors=rejected.errors, filename=upload.name)
-            )
-        if result.created and result.snapshot.status == Snapshot.Status.DRAFT:
-            # A held upload is this user's preparation: with four eyes, someone else publishes it.
-            Snapshot.objects.filter(pk=result.snapshot.pk).update(prepared_by_user_id=self.request.user.pk)
-        context = self.get_context_data(form=self.get_form_class()(), result=result, filename=upload.name)
-        context["snapshot_url"] = reverse(
-            Snapshot.snippet_viewset.get_url_name("edit"), args=[result.snapshot.pk]
-        )
-        return self.render_to_response(context)
+        options = {"format": form.cleaned_data["format"] or "", "publish": form.cleaned_data["publish"], "meta": meta}
+        source = form.cleaned_data.get("source")
+        upload = receive(self.request, self.kind, form.cleaned_data["file"], import_upload, options,
+                         target=source or "")
+        return redirect(progress_url(upload))
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -135,13 +134,13 @@ class ImportView(WagtailAdminTemplateMixin, FormView):
             for viewset in (SnapshotImportViewSet, PriceImportViewSet)
             if viewset.kind != self.kind
         ]
+        context["uploads_url"] = reverse(f"{UPLOADS}:index")
         return context
 
 
 class SnapshotImportView(ImportView):
     kind = "snapshot"
     form_class = SnapshotImportForm
-    importer = staticmethod(import_snapshot)
     permission = "benchmarks.add_snapshot"
     page_title = _("Import a snapshot")
 
@@ -149,7 +148,6 @@ class SnapshotImportView(ImportView):
 class PriceImportView(ImportView):
     kind = "prices"
     form_class = PriceImportForm
-    importer = staticmethod(import_prices)
     permission = "benchmarks.add_price"
     page_title = _("Import prices")
 

@@ -13,6 +13,7 @@ from .catalog import EndpointViewSet, LanguageModelViewSet, ProviderViewSet, Sou
 from .imports import PriceImportViewSet, SnapshotImportViewSet
 from .prices import PriceViewSet
 from .snapshots import SnapshotViewSet
+from .uploads import UploadViewSet
 
 # Other admin modules (e.g. the refresh admin) add entries to the "Benchmark data" menu through this hook.
 BENCHMARK_DATA_MENU_HOOK = "register_benchmark_data_menu_item"
@@ -34,6 +35,7 @@ class BenchmarkDataGroup(SnippetViewSetGroup):
         PriceViewSet,
         SnapshotImportViewSet,
         PriceImportViewSet,
+        UploadViewSet,
     )
 
 

@@ -24,6 +24,14 @@ def invalidate_cache():
     return bump_cache_generation()  # the database's content version was bumped with the change
 
 
+@shared_task(name="benchmarks.tasks.import_upload")
+def import_upload(upload_id):
+    """A snapshot or price file uploaded in the admin (benchmarks/ingest/uploads.py)."""
+    from .uploads import import_data_file, run_upload
+
+    return run_upload(upload_id, import_data_file)
+
+
 @shared_task(name="benchmarks.tasks.sweep_stuck_runs")
 def sweep_stuck_runs():
     """Celery beat: close runs left "running" or "queued" by a dead worker (scheduling.fail_stuck_runs)."""

@@ -162,6 +162,26 @@ STATICFILES_DIRS = [BASE_DIR / "assets"]
 MEDIA_URL = "/media/"
 MEDIA_ROOT = BASE_DIR / "media"
 
+# Files uploaded in the admin for import (request records, snapshots, prices) go to disk as they arrive
+# (Django keeps at most FILE_UPLOAD_MAX_MEMORY_SIZE of one in memory), then into the "uploads" storage,
+# where the Celery worker that imports them reads them; a records file stays there as the verbatim copy
+# of what was imported. The folder is private (never served). The web processes and the workers must
+# see the same storage: one machine, a shared volume, or another backend for STORAGES["uploads"].
+UPLOADS_DIR = env_str("UPLOADS_DIR", str(BASE_DIR / "var" / "uploads"))
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440  # Django's default, stated: larger uploads are spooled to a temp file
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "uploads": {"BACKEND": "django.core.files.storage.FileSystemStorage", "OPTIONS": {"location": UPLOADS_DIR}},
+}
+# Largest files the upload pages accept. A records file is read as a stream by the worker (any size fits
+# in bounded memory; the command has no limit). A snapshot or price file is held whole in memory and in
+# the snapshot's raw payload, so it stays small, for the commands as well.
+RECORDS_UPLOAD_MAX_BYTES = env_int("RECORDS_UPLOAD_MAX_BYTES", 200 * 1024 * 1024)
+IMPORT_MAX_BYTES = env_int("IMPORT_MAX_BYTES", 5 * 1024 * 1024)
+# How often an import writes its progress (rows and bytes read) for the progress page.
+UPLOAD_PROGRESS_SECONDS = float(env_str("UPLOAD_PROGRESS_SECONDS", "1"))
+
 # Figures: separators per language (the reference articles print "1,693.7" in both languages)
 # and how old a figure may get before pages flag it stale (hours; "price" for prices).
 NUMBER_FORMATS = {"en": {"thousands": ",", "decimal": "."}, "es": {"thousands": ",", "decimal": "."}}

@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F401,F403
-from .base import CACHES, DATABASES, MIGRATION_DATABASE
+from .base import CACHES, DATABASES, MIGRATION_DATABASE, STORAGES
 from .env import env_bool, env_int, env_list, env_str
 
 SECRET_KEY = env_str("SECRET_KEY", required=True)
@@ -49,7 +49,7 @@ SILENCED_SYSTEM_CHECKS = ["security.W019"]
 # Static files: WhiteNoise serves the collectstatic output under gunicorn, with hashed names (cached
 # for a year by browsers and CDNs) and gzip/Brotli copies made once at collectstatic time.
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    **STORAGES,  # "default" and "uploads" (UPLOADS_DIR) as in base.py
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 

@@ -1,12 +1,15 @@
 """Tests run on PostgreSQL and Redis, like production (addresses from the environment)."""
 
 import os
+import tempfile
+from pathlib import Path
 
 import dj_database_url
 
 from config.cache_backend import redis_cache
 
 from .base import *  # noqa: F401,F403
+from .base import STORAGES
 from .env import env_str
 
 DATABASES = {
@@ -29,3 +32,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 # Tests read the generations from Redis on every request (test_page_cache covers the per-process copies).
 PAGE_CACHE_LOCAL_SECONDS = 0
+# Uploaded import files: a scratch folder of this test run, which the Celery workers and subprocesses it
+# starts inherit through the environment; tests/conftest.py removes it when the run ends.
+os.environ.setdefault("UPLOADS_DIR", str(Path(tempfile.gettempdir()) / f"llmbench-test-uploads-{os.getpid()}"))
+UPLOADS_DIR = os.environ["UPLOADS_DIR"]
+STORAGES = {**STORAGES, "uploads": {**STORAGES["uploads"], "OPTIONS": {"location": UPLOADS_DIR}}}

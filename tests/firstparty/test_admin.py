@@ -53,20 +53,28 @@ def test_start_run_from_admin_records_and_shows_progress(editor_client, fake_pro
     assert "Request records behind the snapshot" in text
 
 
-def test_upload_rejects_bad_file_whole_and_accepts_good_one(editor_client):
+def test_upload_rejects_bad_file_whole_and_accepts_good_one(editor_client, django_capture_on_commit_callbacks):
+    """The upload goes on to its progress page; the import (here run eagerly when the row commits) says
+    what it found there. tests/test_uploads.py and test_upload_worker.py follow the whole flow."""
     make_endpoint("acme")
     run = Run.objects.create(name="upload", source=first_party_source("u"))
     good = {"provider": "acme", "model": "glm-5-3-flash", "started_at": "2026-09-03T09:00:00Z",
             "outcome": "success", "ttft_s": 0.5, "e2e_s": 1.5, "output_tokens": 11, "token_count": "usage"}
     bad = "\n".join([json.dumps(good), json.dumps({**good, "outcome": "maybe"})])
     url = reverse("firstparty_actions:upload", args=[run.pk])
-    response = editor_client.post(url, {"file": SimpleUploadedFile("r.jsonl", bad.encode())})
-    assert "row 2: column outcome" in response.content.decode() and not RequestRecord.objects.exists()
-    response = editor_client.post(url, {"file": SimpleUploadedFile("r.jsonl", json.dumps(good).encode()),
-                                        "aggregate": "on"}, follow=True)
-    assert "1 records imported from r.jsonl" in response.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(url, {"file": SimpleUploadedFile("r.jsonl", bad.encode())})
+    assert response.status_code == 302
+    assert "row 2: column outcome" in editor_client.get(response["Location"]).text
+    assert not RequestRecord.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = editor_client.post(url, {"file": SimpleUploadedFile("r.jsonl", json.dumps(good).encode()),
+                                            "aggregate": "on"})
+    response = editor_client.get(response["Location"])
+    assert "1 records imported from r.jsonl" in response.text
     run.refresh_from_db()
     assert run.snapshot is not None and run.files.get().rows == 1
+    assert f"The run was aggregated into snapshot #{run.snapshot.pk} (published)." in response.text
 
 
 def test_snapshot_provenance_leads_to_records_and_csv(editor_client):

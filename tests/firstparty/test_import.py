@@ -40,8 +40,10 @@ def test_jsonl_import_stores_records_and_the_file_with_its_checksum(tmp_path, ru
     assert [r.outcome for r in records] == ["success", "http_error", "timeout"]
     assert records[0].tokens_per_second == pytest.approx(100 / 2.0)  # tokens after the first / time after it
     assert records[0].region == "eu" and records[1].http_status == 429
-    kept = ImportedFile.objects.get(run=run)
-    assert kept.content == text and kept.checksum == hashlib.sha256(text.encode()).hexdigest()
+    kept = ImportedFile.objects.get(run=run)  # verbatim, in the uploads storage
+    with kept.stored.open("rb") as stored:
+        assert stored.read() == text.encode()
+    assert kept.checksum == hashlib.sha256(text.encode()).hexdigest() and kept.rows == 3
     assert list(run.endpoints.values_list("provider__slug", flat=True)) == ["acme"]
 
 
@@ -91,3 +93,11 @@ def test_same_file_twice_is_refused_and_aggregated_run_is_closed(tmp_path, run):
     run.refresh_from_db()
     assert run.snapshot.measurements.get(metric="sample_count").value == 3
     assert RequestRecord.objects.count() == 3
+
+
+def test_texts_arrive_as_written_whatever_they_hold(tmp_path, run):
+    """COPY's text format escapes backslashes, tabs and line breaks; a cell holding them is stored as sent."""
+    odd = {**GOOD[1], "error": 'tab\there \\ back\nslash\r "quoted" ＝1+1 \u2028', "region": "eu-süd\\1"}
+    call_command("import_requests", str(write(tmp_path, "odd.jsonl", json.dumps(odd))), "--run", str(run.pk))
+    record = RequestRecord.objects.get(run=run)
+    assert record.error == odd["error"] and record.region == odd["region"] and record.http_status == 429

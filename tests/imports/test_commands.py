@@ -82,3 +82,12 @@ def test_command_exits_non_zero_on_bad_input(db, tmp_path):
     assert "snapshot.csv: row 2, column provider: unknown provider “nobody”" in result.stderr
     assert "snapshot.csv: row 2, column value: 'fast' is not a number" in result.stderr
     assert "nothing was written" in result.stderr
+
+
+def test_a_snapshot_file_over_the_import_limit_is_refused_unread(catalogue, settings):
+    """The snapshot importer holds its file whole: the commands keep to IMPORT_MAX_BYTES as the uploads do."""
+    settings.IMPORT_MAX_BYTES = 1000
+    path = EXAMPLES / "snapshot.json"
+    with pytest.raises(CommandError, match=r"snapshot.json: [\d,]+ bytes is more than IMPORT_MAX_BYTES \(1,000\)"):
+        call_command("import_snapshot", str(path), stdout=StringIO())
+    assert nothing_written()

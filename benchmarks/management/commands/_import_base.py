@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from benchmarks.ingest.importers import FORMATS, ImportRejected
@@ -29,6 +30,14 @@ class ImportCommand(BaseCommand):
     def handle(self, *args, **options):
         path = Path(options["file"])
         try:
+            size = path.stat().st_size
+            # The importers hold the whole file (it becomes the snapshot's raw payload): a size cap keeps
+            # their memory bounded, as on the upload pages.
+            if size > settings.IMPORT_MAX_BYTES:
+                raise CommandError(
+                    f"{path}: {size:,} bytes is more than IMPORT_MAX_BYTES ({settings.IMPORT_MAX_BYTES:,}); "
+                    "split the file, or raise the setting where the memory allows."
+                )
             raw = path.read_bytes()
         except OSError as exc:
             raise CommandError(f"{path}: {exc.strerror}") from None

@@ -26,11 +26,12 @@ class Command(BaseCommand):
         if run is None:
             raise CommandError(f"No run with id or name {run_key!r}.")
         try:
-            raw = path.read_bytes()
+            handle = path.open("rb")
         except OSError as exc:
             raise CommandError(f"{path}: {exc.strerror}") from None
         try:
-            imported = import_records(run, raw, path.name)
+            with handle:  # read in blocks, never whole: any size fits in bounded memory
+                imported = import_records(run, handle, path.name)
         except RecordImportError as rejected:
             for error in rejected.errors:
                 self.stderr.write(f"{path.name}: {error}")
