@@ -2,6 +2,7 @@
 data is published, only by someone other than who prepared it. Off, one person may do both (as on a
 development laptop)."""
 
+import re
 import subprocess
 import sys
 
@@ -142,3 +143,27 @@ def test_four_eyes_is_on_in_production_unless_turned_off():
 
     assert setting() == "True"
     assert setting(FOUR_EYES_APPROVAL="0") == "False"
+
+
+def test_an_editor_who_changed_a_draft_price_cannot_publish_its_price_list(four_eyes, endpoints, django_user_model):
+    from .admin_forms import form_data
+    from .factories import PriceFactory, SnapshotFactory, SourceFactory
+
+    price_list = SourceFactory(kind="price_list", publisher="Fireworks")
+    draft = SnapshotFactory(source=price_list, status=Snapshot.Status.DRAFT)
+    price = PriceFactory(endpoint=endpoints["fw_glm"], source=price_list, snapshot=draft)
+    editor = editor_named(django_user_model, "precios")
+    edit = url("price", "edit", price.pk)
+    page = editor.get(edit).text
+    [form_id] = re.findall(r'<form[^>]*id="([^"]+)"[^>]*method="POST"', page)
+    data = form_data(page, form_id)
+    data["output_per_m"] = "4.90"
+    assert editor.post(edit, data).status_code == 302
+    draft.refresh_from_db()
+    assert draft.prepared_by_user_id is not None
+    editor.post(url("snapshot", "publish", draft.pk))
+    draft.refresh_from_db()
+    assert draft.status == Snapshot.Status.DRAFT
+    assert editor_named(django_user_model, "otra").post(url("snapshot", "publish", draft.pk)).status_code == 302
+    draft.refresh_from_db()
+    assert draft.status == Snapshot.Status.PUBLISHED

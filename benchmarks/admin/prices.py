@@ -67,6 +67,13 @@ class PriceEditView(EditView):
         mark_prepared(self.object, self.request.user)
         return response
 
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["price_locked_by"] = self.locked_by
+        if self.locked_by is not None and self.locked_by.status == "published":
+            context["price_correction_url"] = self.correction_url()
+        return context
+
 
 def mark_prepared(price, user):
     """A price added to or changed in a draft price list makes its snapshot `user`'s preparation, which
@@ -79,13 +86,6 @@ class PriceCreateView(CreateView):
         response = super().form_valid(form)
         mark_prepared(self.object, self.request.user)
         return response
-
-    def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["price_locked_by"] = self.locked_by
-        if self.locked_by is not None and self.locked_by.status == "published":
-            context["price_correction_url"] = self.correction_url()
-        return context
 
 
 class PriceFilterSet(WagtailFilterSet):
