@@ -108,6 +108,14 @@ class Endpoint(models.Model):
     )
     api_docs_url = models.URLField(_("API docs URL"), blank=True)
     deployment = models.CharField(_("deployment"), max_length=20, choices=Deployment.choices, default=Deployment.SERVERLESS)
+    # What pages print for this endpoint, per language (translated; Spanish falls back to English). Empty:
+    # "Provider (Tier)". A host whose plans are named "Ollama Free" / "Ollama Pro" is one provider with two
+    # endpoints labelled so, not two providers.
+    display_label = models.CharField(
+        _("display label"), max_length=100, blank=True,
+        help_text=_("How pages name this endpoint, e.g. “Ollama Pro”. Empty: the provider's name and the tier."))
+
+    translation_select_related = ("provider", "model")  # read by str(): editorial.status lists endpoints
 
     class Meta:
         ordering = ["model__name", "provider__name", "tier"]
@@ -122,10 +130,14 @@ class Endpoint(models.Model):
 
     @property
     def label(self):
-        return f"{self.provider.name} ({self.tier})" if self.tier else self.provider.name
+        """The name every block prints (short style): the display label in the page's language, or
+        "Provider (Tier)"."""
+        return self.display_label or (f"{self.provider.name} ({self.tier})" if self.tier else self.provider.name)
 
     @property
     def full_label(self):
+        if self.display_label:
+            return self.display_label
         name = self.provider.display_full_name
         return f"{name} ({self.tier})" if self.tier else name
 

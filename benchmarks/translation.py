@@ -1,7 +1,7 @@
 from modeltranslation.decorators import register
 from modeltranslation.translator import TranslationOptions
 
-from .models import Provider, Source
+from .models import Endpoint, Provider, Source
 
 
 @register(Provider)
@@ -13,3 +13,9 @@ class ProviderTR(TranslationOptions):
 @register(Source)
 class SourceTR(TranslationOptions):
     fields = ("title", "attribution")
+
+
+@register(Endpoint)
+class EndpointTR(TranslationOptions):
+    # How pages name the endpoint; empty in Spanish falls back to the English label, then to "Provider (Tier)".
+    fields = ("display_label",)

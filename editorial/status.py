@@ -122,7 +122,9 @@ def translated_objects(model):
     if issubclass(model, Page):
         # An alias copies its original's content (Spanish included) whenever the original is published.
         return model._default_manager.filter(alias_of__isnull=True).order_by("path")
-    return model._default_manager.all()
+    # A model whose name on the status page reads related rows (an endpoint: "Provider (Tier) · Model") says
+    # which, so the page stays at one query per model.
+    return model._default_manager.select_related(*getattr(model, "translation_select_related", ()))
 
 
 def _memories():

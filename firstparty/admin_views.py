@@ -16,10 +16,11 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from benchmarks.admin.uploads import progress_url
 from benchmarks.csv_export import csv_lines
 from benchmarks.ingest.uploads import receive
-from benchmarks.models import Snapshot, Upload
+from benchmarks.models import Endpoint, Snapshot, Upload
 
 from .importers import RecordImportError, check_name
 from .models import RequestRecord, Run
+from .runner_formats import FORMATS
 from .scheduling import resume_run, start_run
 
 URLS = "firstparty_actions"
@@ -126,7 +127,19 @@ class RunProgressView(ObjectAdminView, TemplateView):
 
 
 class UploadForm(forms.Form):
-    file = forms.FileField(label=_("Records file (.jsonl or .csv)"))
+    file = forms.FileField(label=_("Records file (.jsonl, .csv or a runner's .json)"))
+    format = forms.ChoiceField(label=_("Format"), required=False,
+                               choices=[("", _("Detect from the file"))] + [(k, v[1]) for k, v in FORMATS.items()])
+    endpoint = forms.ModelChoiceField(
+        label=_("Endpoint measured"), required=False,
+        queryset=Endpoint.objects.select_related("provider", "model").order_by("provider__name", "model__name", "tier"),
+        help_text=_("Needed for a runner's own export (aiperf, GenAI-Perf, LLMPerf, vLLM, GuideLLM): its rows name "
+                    "no endpoint of ours."))
+    started_at = forms.DateTimeField(
+        label=_("Benchmark start"), required=False,
+        help_text=_("For files without request times (LLMPerf, vLLM): every record gets this time."))
+    benchmark = forms.IntegerField(label=_("Benchmark number"), required=False, min_value=0,
+                                   help_text=_("Which benchmark of a report holding several, from 0."))
     aggregate = forms.BooleanField(label=_("Aggregate the run into its snapshot afterwards"), required=False)
 
     def clean_file(self):
@@ -140,6 +153,13 @@ class UploadForm(forms.Form):
         except RecordImportError as rejected:
             raise ValidationError(rejected.errors) from None
         return upload
+
+    def import_options(self):
+        """What the worker's import needs besides the file, as JSON (Upload.options)."""
+        data, endpoint = self.cleaned_data, self.cleaned_data.get("endpoint")
+        return {"format": data.get("format") or "", "benchmark": data.get("benchmark"),
+                "endpoint": [endpoint.provider.slug, endpoint.model.slug, endpoint.tier] if endpoint else None,
+                "started_at": data["started_at"].isoformat() if data.get("started_at") else None}
 
 
 class UploadRecordsView(ObjectAdminView, FormView):
@@ -163,7 +183,7 @@ class UploadRecordsView(ObjectAdminView, FormView):
             self.errors = [gettext("Run “%(run)s” is already aggregated; import into a new run.") % {"run": self.run}]
             return self.form_invalid(form)
         upload = receive(self.request, Upload.Kind.RECORDS, form.cleaned_data["file"], import_records_upload,
-                         {"run": self.run.pk, "aggregate": form.cleaned_data["aggregate"]}, target=self.run)
+                         {"run": self.run.pk, "aggregate": form.cleaned_data["aggregate"], **form.import_options()}, target=self.run)
         return redirect(progress_url(upload))
 
 

@@ -278,13 +278,21 @@ def frozen_run_message():
 
 
 class ImportedFile(models.Model):
-    """A runner's file, kept verbatim with its checksum like a snapshot's raw payload.
+    """A runner's file, kept with its checksum like a snapshot's raw payload, imported into a run or a series.
 
-    The file stays in the uploads storage (`stored`): a file of up to hundreds of megabytes cannot pass
+    The file stays in the uploads storage (`stored`), gzip-compressed (`.gz`; firstparty.importers.
+    open_original gives its bytes back as they arrived): a file of up to hundreds of megabytes cannot pass
     through one text column in bounded memory. Files imported before that kept their text in `content`."""
 
-    run = models.ForeignKey(Run, on_delete=models.PROTECT, related_name="files", verbose_name=_("run"))
+    run = models.ForeignKey(Run, on_delete=models.PROTECT, null=True, blank=True, related_name="files",
+                            verbose_name=_("run"))
+    series = models.ForeignKey(Series, on_delete=models.PROTECT, null=True, blank=True, related_name="files",
+                               verbose_name=_("series"))
     name = models.CharField(_("file name"), max_length=255)
+    format = models.CharField(_("format"), max_length=20, blank=True,
+                              help_text=_("jsonl, csv, aiperf, genai-perf, llmperf, vllm or guidellm"))
+    skipped = models.JSONField(_("skipped requests"), default=dict, blank=True,
+                               help_text=_("Requests of the file left out, counted per reason."))
     stored = models.FileField(_("stored file"), storage=uploads_storage, max_length=300, blank=True)
     content = models.TextField(_("content"), blank=True)
     # SHA-256 of the file's UTF-8 text without a byte-order mark (firstparty.importers.file_checksum).
@@ -294,6 +302,8 @@ class ImportedFile(models.Model):
 
     class Meta:
         verbose_name = _("imported records file")
+        constraints = [models.CheckConstraint(
+            condition=models.Q(run__isnull=True) ^ models.Q(series__isnull=True), name="importedfile_run_or_series")]
 
     def __str__(self):
         return f"{self.name} ({self.checksum[:12]})"

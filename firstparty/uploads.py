@@ -1,6 +1,7 @@
 """The worker's part of a records file uploaded on a run (the upload itself: benchmarks/ingest/uploads.py)."""
 
 import logging
+from datetime import datetime
 
 from django.utils.translation import gettext as _
 
@@ -9,6 +10,7 @@ from benchmarks.ingest.uploads import Outcome
 
 from .importers import RecordImportError, import_stored_records
 from .models import Run
+from .runner_formats import ReadOptions
 
 log = logging.getLogger(__name__)
 
@@ -18,13 +20,24 @@ def import_records_file(upload, progress):
     run = Run.objects.filter(pk=upload.options.get("run")).select_related("source").first()
     if run is None:
         raise ImportRejected([ImportIssue(_("The run this file was uploaded for no longer exists."))])
+    options = upload.options
+    started_at = options.get("started_at")
+    read_options = ReadOptions(
+        endpoint=tuple(options["endpoint"]) if options.get("endpoint") else None,
+        started_at=datetime.fromisoformat(started_at) if started_at else None,
+        token_count=options.get("token_count") or "", benchmark=options.get("benchmark"))
     try:
-        imported = import_stored_records(run, upload.file.name, upload.name, progress)
+        imported = import_stored_records(run, upload.file.name, upload.name, progress,
+                                         format_name=options.get("format") or None, options=read_options)
     except RecordImportError as rejected:
         raise ImportRejected([ImportIssue(message) for message in rejected.errors]) from None
-    summary = _("%(rows)s records imported from %(name)s (SHA-256 %(checksum)s).") % {
-        "rows": imported.rows, "name": imported.name, "checksum": imported.checksum[:16]}
-    outcome = Outcome(summary, rows=imported.rows, keep_file=True)
+    summary = _("%(rows)s records imported from %(name)s (%(format)s, SHA-256 %(checksum)s).") % {
+        "rows": imported.rows, "name": imported.name, "format": imported.format, "checksum": imported.checksum[:16]}
+    if imported.skipped:
+        summary += " " + _("Skipped: %(reasons)s.") % {
+            "reasons": "; ".join(f"{count} {reason}" for reason, count in imported.skipped.items())}
+    # The import kept a compressed copy (ImportedFile.stored): the uploaded original goes.
+    outcome = Outcome(summary, rows=imported.rows)
     if upload.options.get("aggregate"):
         from .aggregation import aggregate_run
 

@@ -1,20 +1,22 @@
 """Measure first-party aggregation and import speed on PostgreSQL. Prints figures; asserts nothing.
 
-    TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/llmbench python scripts/bench_firstparty.py \
-        [--endpoints 100] [--per-endpoint 10000] [--import-rows 200000] [--keepdb]
+    TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/llmbench_bench python scripts/bench_firstparty.py \
+        [--endpoints 100] [--per-endpoint 10000] [--import-rows 1000000] [--keepdb]
 
-Creates a scratch database (test_<name>, like the test runner), migrates it, then:
+Creates a scratch database (<name>_scratch), migrates it, then:
 1. inserts endpoints × per-endpoint records (default 1,000,000) into one probe series with COPY;
 2. aggregates them into 24-hour window percentiles per endpoint (one SQL query), timing it and counting
    queries, then writes the same window as a snapshot (aggregation + Measurement rows);
-3. imports a generated JSONL file of --import-rows rows through the real importer (streamed read, check
-   every row, COPY in chunks; the file is kept in the uploads storage) and prints rows per second.
-   scripts/bench_uploads.py measures the same import through the admin and a Celery worker, with memory.
-Goals from issue 14: aggregation <= 5 s, import >= 20,000 rows/s.
+3. writes a JSONL file of --import-rows records to disk and imports it through the real importer in a child
+   process (streamed read, gzip-compressed copy kept, every row checked, COPY in chunks), printing records/s
+   and the child's peak resident memory; then sends the same rows, already formatted, with a plain COPY
+   and prints the ratio of the two.
+   scripts/bench_uploads.py measures the same import through the admin and a Celery worker.
+Goals (issue 23): window percentiles <= 5 s; import >= 50,000 records/s and >= 0.3x the plain COPY;
+peak memory <= 300 MB whatever the file's size.
 """
 
 import argparse
-import io
 import json
 import os
 import random
@@ -61,7 +63,7 @@ def record_rows(endpoints, per_endpoint, rng):
 def copy_series_records(series, rows):
     from django.db import connection
 
-    from firstparty.importers import _copy_value
+    from firstparty.record_writer import copy_value as _copy_value
 
     columns = "series_id, endpoint_id, started_at, region, ttft_s, e2e_s, output_tokens, token_count, " \
               "tokens_per_second, outcome, error"
@@ -79,30 +81,127 @@ def copy_series_records(series, rows):
         cursor.execute("ANALYZE firstparty_requestrecord")
 
 
+def write_import_file(path, endpoints, rows, rng):
+    """A runner's JSONL file of `rows` records over 10 endpoints, written line by line (never whole in memory)."""
+    count = 0
+    with path.open("w") as handle:
+        for endpoint_id, at, ttft, e2e, tokens, _tps, outcome in record_rows(endpoints[:10], rows // 10, rng):
+            row = {"provider": f"bench-host-{endpoint_id - endpoints[0].pk:03d}", "model": "bench-model",
+                   "started_at": at.isoformat(), "outcome": outcome}
+            if ttft is not None:
+                row.update(ttft_s=round(ttft, 4), e2e_s=round(e2e, 4), output_tokens=tokens, token_count="usage")
+            elif outcome == "http_error":
+                row["http_status"] = 503
+            handle.write(json.dumps(row) + "\n")
+            count += 1
+    return count
+
+
+def child_import(path, run_id):
+    """In a child process: import the file into the run and print the import's own time as JSON."""
+    from django.db import connection
+
+    from firstparty.importers import import_records
+    from firstparty.models import Run
+
+    connection.settings_dict["NAME"] = os.environ["BENCH_SCRATCH_DB"]
+    run = Run.objects.get(pk=int(run_id))
+    start = time.perf_counter()
+    with open(path, "rb") as handle:
+        imported = import_records(run, handle, Path(path).name)
+    print(json.dumps({"rows": imported.rows, "seconds": time.perf_counter() - start,
+                      "stored_bytes": imported.stored.size}))
+
+
+def plain_copy(path, run):
+    """The same rows as COPY text (formatted beforehand, outside the timing), sent with one COPY."""
+    from django.db import connection
+
+    from firstparty.record_checks import RowChecker
+    from firstparty.record_writer import RecordWriter
+
+    checker, lines = RowChecker(), []
+    writer = RecordWriter(run, None)
+    writer._copy = True  # format only
+    with open(path, "rb") as handle:
+        for line in handle:
+            writer.add(checker.check(json.loads(line)))
+            lines.extend(writer._pending)
+            writer._pending = []
+    text = "\n".join(lines) + "\n"
+    del lines
+    from firstparty.record_writer import COPY_COLUMNS
+
+    start = time.perf_counter()
+    with connection.cursor() as cursor, cursor.copy(
+        f"COPY firstparty_requestrecord ({', '.join(COPY_COLUMNS)}) FROM STDIN"
+    ) as copy:
+        for offset in range(0, len(text), 1 << 22):
+            copy.write(text[offset:offset + (1 << 22)])
+    return time.perf_counter() - start
+
+
+def measure_import(args, endpoints, source, rng):
+    import resource
+    import subprocess
+    import tempfile
+
+    from django.db import connection
+
+    from firstparty.models import Run
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench.jsonl"
+        rows = write_import_file(path, endpoints, args.import_rows, rng)
+        run = Run.objects.create(name="bench import", source=source)
+        env = {**os.environ, "BENCH_SCRATCH_DB": connection.settings_dict["NAME"]}
+        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+        done = subprocess.run([sys.executable, __file__, "--child-import", str(path), str(run.pk)], env=env,
+                              capture_output=True, text=True)
+        if done.returncode:
+            sys.exit(f"the importing process failed:\n{done.stderr[-3000:]}")
+        result = json.loads(done.stdout.strip().splitlines()[-1])
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        rate = result["rows"] / result["seconds"]
+        size = path.stat().st_size
+        copy_seconds = plain_copy(path, Run.objects.create(name="bench plain copy", source=source))
+    copy_rate = rows / copy_seconds
+    print(f"import: {result['rows']:,} JSONL records ({size / 2**20:,.0f} MB; kept gzip-compressed: "
+          f"{result['stored_bytes'] / 2**20:,.1f} MB) read, checked and inserted in {result['seconds']:.2f} s = "
+          f"{rate:,.0f} records/s (goal ≥ 50,000: {'met' if rate >= 50_000 else 'NOT met'}; ratio {rate / 50_000:.2f}); "
+          f"load average at the start {load}")
+    print(f"plain COPY of the same rows, formatted beforehand: {copy_seconds:.2f} s = {copy_rate:,.0f} rows/s; "
+          f"import / plain COPY = {rate / copy_rate:.2f} (goal ≥ 0.3: {'met' if rate / copy_rate >= 0.3 else 'NOT met'})")
+    print(f"peak resident memory of the importing process: {peak / 2**20:,.0f} MB "
+          f"(goal ≤ 300 MB: {'met' if peak <= 300 * 2**20 else 'NOT met'})")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--endpoints", type=int, default=100)
     parser.add_argument("--per-endpoint", type=int, default=10_000)
-    parser.add_argument("--import-rows", type=int, default=200_000)
+    parser.add_argument("--import-rows", type=int, default=1_000_000)
+    parser.add_argument("--child-import", nargs=2, metavar=("FILE", "RUN"), help=argparse.SUPPRESS)
     parser.add_argument("--keepdb", action="store_true", help="reuse the scratch database if it exists")
     args = parser.parse_args()
 
     import django
 
     django.setup()
+    if args.child_import:
+        return child_import(*args.child_import)
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     if connection.vendor != "postgresql":
         sys.exit("This benchmark needs PostgreSQL (set TEST_DATABASE_URL).")
     old_name = connection.settings_dict["NAME"]
+    connection.settings_dict["TEST"]["NAME"] = f"{old_name}_scratch"
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=args.keepdb)
     try:
         from benchmarks.models import Source
         from firstparty.aggregation import aggregate_series_period, figures_for_window
-        from firstparty.importers import import_records, read_rows
-        from firstparty.models import RequestRecord, Run, Series
-        from firstparty.record_checks import RowChecker
+        from firstparty.models import RequestRecord, Series
 
         RequestRecord.objects.all().delete()
         rng = random.Random(14)
@@ -133,31 +232,7 @@ def main():
         print(f"same window written as a snapshot ({len(rows) * 12} measurements): {elapsed:.2f} s, "
               f"{len(ctx.captured_queries)} queries")
 
-        run = Run.objects.create(name="bench import", source=source)
-        lines = []
-        for endpoint_id, at, ttft, e2e, tokens, _tps, outcome in record_rows(
-            endpoints[:10], args.import_rows // 10, rng
-        ):
-            row = {"provider": f"bench-host-{endpoint_id - endpoints[0].pk:03d}", "model": "bench-model",
-                   "started_at": at.isoformat(), "outcome": outcome}
-            if ttft is not None:
-                row.update(ttft_s=round(ttft, 4), e2e_s=round(e2e, 4), output_tokens=tokens, token_count="usage")
-            elif outcome == "http_error":
-                row["http_status"] = 503
-            lines.append(json.dumps(row))
-        raw = "\n".join(lines).encode()
-        start = time.perf_counter()
-        checker = RowChecker()
-        for _number, row in read_rows(io.BytesIO(raw), "bench.jsonl"):
-            checker.check(row)
-        parse_time = time.perf_counter() - start
-        start = time.perf_counter()
-        imported = import_records(run, raw, "bench.jsonl")
-        elapsed = time.perf_counter() - start
-        rate = imported.rows / elapsed
-        print(f"import: {imported.rows:,} JSONL rows checked and inserted in {elapsed:.2f} s = {rate:,.0f} rows/s "
-              f"(goal ≥ 20,000: {'met' if rate >= 20_000 else 'NOT met'}; ratio {rate / 20_000:.2f}); "
-              f"reading and checking alone: {parse_time:.2f} s")
+        measure_import(args, endpoints, source, rng)
     finally:
         if not args.keepdb:
             connection.creation.destroy_test_db(old_name, verbosity=0)

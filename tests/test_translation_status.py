@@ -14,6 +14,7 @@ from editorial.spanish import memory_for
 from editorial.workspace_views import workspace_url
 
 from .bilingual_pages import build_small_site, paragraphs, publish_article
+from .factories import EndpointFactory
 
 STATUS_URL = "/admin/translation-status/"
 
@@ -230,13 +231,15 @@ def test_status_view_query_count_does_not_grow_with_content(
             small_site, f"extra-{i}", title_en=f"Extra {i}", body_en=paragraphs("English only.", "More.")
         )
         provider = Provider.objects.create(name=f"P{i}", slug=f"p{i}", description_en="English only.")
+        # An endpoint's display label is translated too; its name on the page reads provider and model.
+        EndpointFactory(provider=provider, display_label_en=f"P{i} Pro")
         if i % 2:  # half with a memory and an open draft, half read from their rows
             TranslationDraft.objects.create(memory=memory_for(page))
             memory_for(provider)
     translator_client.get(STATUS_URL)  # warm per-process caches (content types, site root paths)
-    # 8 for the session, user, permissions and admin menu; 8 for the status: one per translated model
-    # (5), then every memory, approved segment and open draft.
-    with django_assert_max_num_queries(16):
+    # 8 for the session, user, permissions and admin menu; 9 for the status: one per translated model
+    # (6), then every memory, approved segment and open draft.
+    with django_assert_max_num_queries(17):
         rows = _rows(translator_client)
     assert sum(1 for key in rows if key.startswith("articlepage:")) == articles
     assert sum(1 for key in rows if key.startswith("provider:")) == articles

@@ -49,19 +49,23 @@ def test_the_request_only_stores_and_queues_the_file(editor_client, run, django_
     # Nothing is imported in the request: the row waits for the worker with the file in the uploads storage.
     assert upload.status == "queued" and not RequestRecord.objects.exists() and len(queued) == 1
     assert uploads_storage().exists(upload.file.name) and upload.size == len(records_jsonl(12))
-    assert upload.uploaded_by.username == "editor" and upload.options == {"run": run.pk, "aggregate": True,
-                                                                         "language": "en"}
+    assert upload.uploaded_by.username == "editor" and upload.options == {
+        "run": run.pk, "aggregate": True, "language": "en", "format": "", "benchmark": None, "endpoint": None,
+        "started_at": None}
     page = editor_client.get(response["Location"]).text
     assert "Queued" in page and "Waiting for a worker to start the import." in page
     assert 'defer src="/static/benchmarks/js/upload_progress.js"' in page and '<meta http-equiv="refresh"' in page
     assert status(editor_client, upload)["status"] == "queued"
 
+    stored_original = upload.file.name
     queued[0]()  # the commit: the task runs (eagerly here)
     upload.refresh_from_db()
     assert upload.status == "done" and upload.rows_read == 12 and upload.bytes_read == upload.size
     assert RequestRecord.objects.filter(run=run).count() == 12
     kept = ImportedFile.objects.get(run=run)
-    assert kept.stored.name == upload.file.name and uploads_storage().exists(kept.stored.name)
+    # The import keeps its own compressed copy; the uploaded original is removed.
+    assert kept.stored.name.endswith(".gz") and uploads_storage().exists(kept.stored.name)
+    assert not upload.file and not uploads_storage().exists(stored_original)
     state = status(editor_client, upload)
     assert state["finished"] and state["percent"] == 100 and state["label"] == "Imported"
     page = editor_client.get(response["Location"]).text
@@ -97,7 +101,7 @@ def test_the_form_refuses_a_file_over_the_limit_or_of_another_format(editor_clie
     response = editor_client.post(upload_url(run), {"file": records_file("x" * (1024 * 1024 + 1))})
     assert "The file is larger than 1 MB; import it with manage.py import_requests." in response.text
     response = editor_client.post(upload_url(run), {"file": records_file("a,b\n", name="runner.xlsx")})
-    assert "runner.xlsx: use a .jsonl or .csv file." in response.text
+    assert "runner.xlsx: use a .jsonl, .csv or .json file." in response.text
     assert not Upload.objects.exists()
 
 

@@ -46,6 +46,8 @@ def model_label(model):
 
 def comparison_name(endpoint, data, source):
     """How a reason names the endpoint it compares with: a tier where the provider has several."""
+    if endpoint.display_label:  # the endpoint's own name on pages, e.g. "Ollama Pro"
+        return endpoint.display_label
     siblings = [e for e in data.endpoints(endpoint.model, source) if e.provider_id == endpoint.provider_id]
     if len(siblings) < 2:
         return endpoint.provider.name

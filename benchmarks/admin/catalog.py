@@ -90,12 +90,16 @@ class EndpointViewSet(SnippetViewSet):
         select_related=("provider", "model"),
         ordering=["provider__name", "model__name", "tier"],
     )
-    panels = [
-        FieldRowPanel([FieldPanel("provider"), FieldPanel("model"), FieldPanel("tier")]),
-        FieldPanel("api_model_id"),
-        FieldPanel("api_docs_url"),
-        FieldPanel("deployment"),
-    ]
+    edit_handler = ObjectList(
+        [
+            FieldRowPanel([FieldPanel("provider"), FieldPanel("model"), FieldPanel("tier")]),
+            translated_row("display_label", _("Display label")),
+            FieldPanel("api_model_id"),
+            FieldPanel("api_docs_url"),
+            FieldPanel("deployment"),
+        ],
+        base_form_class=SpanishOptionalForm,
+    )
 
     def get_queryset(self, request):
         return Endpoint.objects.select_related("provider", "model")

@@ -1,11 +1,13 @@
 """Import of runner files: good files land whole and are kept with a checksum; bad rows reject the file."""
 
+import gzip
 import hashlib
 import json
 
 import pytest
 from django.core.management import CommandError, call_command
 
+from firstparty.importers import open_original
 from firstparty.models import ImportedFile, RequestRecord, Run
 from tests.firstparty_support import first_party_source, make_endpoint
 
@@ -40,9 +42,12 @@ def test_jsonl_import_stores_records_and_the_file_with_its_checksum(tmp_path, ru
     assert [r.outcome for r in records] == ["success", "http_error", "timeout"]
     assert records[0].tokens_per_second == pytest.approx(100 / 2.0)  # tokens after the first / time after it
     assert records[0].region == "eu" and records[1].http_status == 429
-    kept = ImportedFile.objects.get(run=run)  # verbatim, in the uploads storage
+    kept = ImportedFile.objects.get(run=run)  # compressed in the uploads storage, the original bytes inside
+    assert kept.stored.name.endswith(".gz") and kept.format == "jsonl"
     with kept.stored.open("rb") as stored:
-        assert stored.read() == text.encode()
+        assert gzip.decompress(stored.read()) == text.encode()
+    with open_original(kept) as original:
+        assert original.read() == text.encode()
     assert kept.checksum == hashlib.sha256(text.encode()).hexdigest() and kept.rows == 3
     assert list(run.endpoints.values_list("provider__slug", flat=True)) == ["acme"]
 
@@ -73,7 +78,7 @@ def test_csv_import_by_run_name(tmp_path, run):
         ("bad.jsonl", json.dumps({**GOOD[0], "token_count": "words"}), ["row 1: column token_count: 'words'"]),
         ("bad.csv", "provider,model,started_at,outcome,output_tokens\nacme,glm-5-3-flash,2026-09-03T09:00:00Z,success,x\n",
          ["row 2: column output_tokens: must be a number"]),
-        ("bad.txt", "whatever", ["use a .jsonl or .csv file"]),
+        ("bad.txt", "whatever", ["use a .jsonl, .csv or .json file"]),
     ],
 )
 def test_bad_rows_reject_the_whole_file_with_row_and_column(tmp_path, run, capsys, name, text, expected):

@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from benchmarks.models import Upload
+from firstparty.importers import open_original
 from firstparty.models import ImportedFile, RequestRecord, Run
 from tests.firstparty_support import first_party_source, make_endpoint, records_jsonl
 from tests.worker_support import celery_worker
@@ -50,7 +51,8 @@ def test_a_worker_imports_an_uploaded_file_with_progress(client, django_user_mod
     run.refresh_from_db()
     assert run.snapshot is not None and run.status == "aggregated"
     kept = ImportedFile.objects.get(run=run)
-    with kept.stored.open("rb") as stored:
-        assert stored.read() == text.encode()
+    with open_original(kept) as original:  # kept compressed; the upload's uncompressed copy is gone
+        assert original.read() == text.encode()
+    assert kept.stored.name.endswith(".gz") and not Upload.objects.get().file
     page = client.get(reverse("benchmarks_uploads:progress", args=[upload.pk])).text
     assert f"{ROWS:,} records imported from big.jsonl".replace(",", "") in page.replace(",", "")
