@@ -7,7 +7,13 @@ import pytest
 
 from editorial.spanish import english_segments
 from editorial.status import translated_models
-from tests.factories import EndpointFactory, LanguageModelFactory, ProviderFactory, SnapshotFactory, SourceFactory
+from tests.factories import (
+    EndpointFactory,
+    LanguageModelFactory,
+    ProviderFactory,
+    SnapshotFactory,
+    SourceFactory,
+)
 from tests.test_blocks import render
 
 pytestmark = pytest.mark.django_db
