@@ -12,7 +12,7 @@ import logging
 import time
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.dispatch import Signal
 
 log = logging.getLogger(__name__)
@@ -75,10 +75,17 @@ def bump_cache_generation():
     Call it after that transaction committed."""
     from .versioning import database_state
 
-    state = database_state()
+    try:
+        state = database_state()
+    except DatabaseError as exc:
+        # The bump must not wait for the database: cached copies go anyway, and with no state recorded
+        # the reconciler bumps once more when it can read the database (harmless).
+        log.warning("cache generation bumped without reading the database state: %s", exc)
+        state = None
     generation = bump_generation_key(GENERATION_KEY)
     data_generation_bumped.send(sender=None, generation=generation)
-    mark_reflected(state)
+    if state is not None:
+        mark_reflected(state)
     return generation
 
 
