@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 PARTS = [
     # (figure label in the menu, words before, words after, unit label)
     # our probe's median tokens/s, not Artificial Analysis' output speed (the run has only the former)
-    ("Tokens per second median", "", "tokens per second median", None),
+    ("Tokens per second median", "", "tokens per second median", "Number only"),
     ("Tokens per second p95 floor", "", "tokens per second p95 floor", "Number only"),
     ("Time to first token p95", "time to first token p95", "", None),
     ("End-to-end p99", "end-to-end p99", "", None),
