@@ -55,7 +55,7 @@ def test_a_body_announced_larger_than_the_cap_is_refused_before_reading(fake_ups
     fake_upstream.set(LITELLM, '{"sample_spec": {}, "padding": "' + "x" * 5000 + '"}')
 
     with pytest.raises(PayloadTooLarge, match="announces 5,034 bytes, more than the 2,000 bytes a refresh reads"):
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
     assert len(fake_upstream.hits(LITELLM)) == 1  # not retried
 
 
@@ -66,7 +66,7 @@ def test_a_streamed_body_is_cut_off_at_the_cap(fake_upstream, settings):
     fake_upstream.set(LITELLM, Reply(body=body, chunked=True))
 
     with pytest.raises(PayloadTooLarge, match=r"the body passed 100,000 bytes, the most a refresh reads"):
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
 
 
 def test_an_oversized_body_fails_the_run_and_changes_nothing(world, fake_upstream, settings):
@@ -128,7 +128,7 @@ def test_the_api_key_does_not_follow_a_redirect_to_another_origin(fake_upstream,
     )
     other_origin.set("/elsewhere/free?page=1", page)
 
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     [asked] = fake_upstream.hits(AA_FREE_PAGE_1)
     assert asked["headers"]["x-api-key"] == AA_KEY
@@ -154,7 +154,7 @@ def test_a_same_origin_redirect_keeps_the_key(fake_upstream):
     fake_upstream.set(AA_FREE_PAGE_1, Reply(307, "", headers={"Location": "/api/v2/moved/free?page=1"}))
     fake_upstream.set("/api/v2/moved/free?page=1", example("synthetic_aa_language_models_free_page1.json"))
 
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     assert fake_upstream.hits("/api/v2/moved/free")[0]["headers"]["x-api-key"] == AA_KEY
     assert not any("another origin" in note for note in result.notes)

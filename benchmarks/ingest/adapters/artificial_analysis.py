@@ -25,7 +25,16 @@ from .base import (
     parse_json,
 )
 from .http_client import FetchedDocument
-from .parsing import check_string_list, in_scope, number, optional, require, require_list, require_text
+from .parsing import (
+    check_scope,
+    check_string_list,
+    in_scope,
+    number,
+    optional,
+    require,
+    require_list,
+    require_text,
+)
 
 API_KEY_ENV = "ARTIFICIAL_ANALYSIS_API_KEY"
 # About 600 models at 200 a page today; a list that keeps saying "has_more" fails the run instead of
@@ -193,9 +202,11 @@ def read_commercial_model(document, model, result):
 class ArtificialAnalysisAdapter(BaseAdapter):
     """Parameters: {"free_list": true, "include": ["glm-5*"], "models": ["<AA model slug>"]}.
 
-    `include` limits the free list by model slug (rows outside are counted as out of scope);
-    `models` asks for the Commercial per-provider data of those models. A key without that tier is
-    refused (403) or answered without providers: the run keeps the free data and says so.
+    The source's scope: `include` limits the free list by model slug, or, without it, the free list
+    is read for exactly the `models` slugs (rows outside are counted as out of scope); one of the two
+    is required (["*"]: every model). `models` also asks for the Commercial per-provider data of those
+    models. A key without that tier is refused (403) or answered without providers: the run keeps the
+    free data and says so.
     """
 
     budget_key = API_KEY_ENV
@@ -209,7 +220,17 @@ class ArtificialAnalysisAdapter(BaseAdapter):
             return f"Unknown parameters: {', '.join(sorted(unknown))} (known: free_list, include, models)."
         if not isinstance(params.get("free_list", True), bool):
             return "“free_list” must be true or false."
-        return check_string_list(params, "include") or check_string_list(params, "models")
+        if params.get("free_list") is False and not params.get("models"):
+            return "With “free_list” false, “models” must name the models whose per-provider data to read."
+        return (
+            check_string_list(params, "include")
+            or check_string_list(params, "models")
+            or check_scope(params, ("include", "models"))
+        )
+
+    def free_list_scope(self):
+        """The free-list rows this source covers: its `include` patterns, else exactly its `models`."""
+        return self.params.get("include") or list(self.params.get("models") or [])
 
     @property
     def base_url(self):
@@ -227,7 +248,7 @@ class ArtificialAnalysisAdapter(BaseAdapter):
                     client,
                     f"{self.base_url}/language/models/free",
                     result,
-                    self.params.get("include"),
+                    self.free_list_scope(),
                     self.progress,
                 )
                 documents += pages
@@ -314,7 +335,7 @@ class ArtificialAnalysisLegacyFileAdapter(BaseAdapter):
     def check_params(cls, params):
         if not isinstance(params.get("path"), str) or not params["path"].strip():
             return "“path” (the saved JSON file) is required."
-        return check_string_list(params, "include")
+        return check_string_list(params, "include") or check_scope(params)
 
     def fetch(self):
         message = self.check_params(self.params)

@@ -19,7 +19,7 @@ import re
 from django.conf import settings
 
 from .base import BaseAdapter, ConfigurationError, FetchResult, SchemaChanged, UpstreamRow, parse_json
-from .parsing import check_string_list, in_scope, kind_of, optional, per_token_to_per_million
+from .parsing import check_scope, check_string_list, in_scope, kind_of, optional, per_token_to_per_million
 
 SPEC_KEY = "sample_spec"
 # Entries priced per token for text generation; embeddings, images and audio are priced otherwise.
@@ -104,8 +104,8 @@ def read_price_list(document, label, result, patterns=None):
 
 
 class LiteLLMAdapter(BaseAdapter):
-    """Parameters: {"include": ["together_ai/*", "fireworks_ai/*"]} limits the thousands of entries to
-    the hosts these pages cover; entries outside are counted as out of scope."""
+    """Parameters: {"include": ["together_ai/*", "fireworks_ai/*"]} (required; ["*"] for every entry) limits
+    the thousands of entries to the hosts this source covers; entries outside are counted as out of scope."""
 
     name = "litellm"
     upstream = "litellm"
@@ -116,7 +116,7 @@ class LiteLLMAdapter(BaseAdapter):
         unknown = set(params) - {"include"}
         if unknown:
             return f"Unknown parameters: {', '.join(sorted(unknown))} (known: include)."
-        return check_string_list(params, "include")
+        return check_string_list(params, "include") or check_scope(params)
 
     def fetch(self):
         message = self.check_params(self.params)
