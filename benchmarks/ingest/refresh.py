@@ -56,12 +56,13 @@ class Refresh:
             progress=self.progress,
             deadline=Deadline(settings.REFRESH_RUN_DEADLINE),
             rate_limit=newest_budget(config),
+            last_pages=stored.get("pages", {}),
         )
         try:
             result = self.adapter.fetch()
         finally:
             self.remember_budget()
-        self.run.rows_read = len(result.rows)
+        self.run.rows_read = self.rows_read()
         self.notes += result.notes
         if result.out_of_scope:
             self.notes.append(
@@ -240,8 +241,28 @@ class Refresh:
             http_validators={
                 "mapping_version": version,
                 "urls": {url: v for url, v in validators.items() if v},
+                "pages": self.pages_seen(),
             }
         )
+
+    def pages_seen(self):
+        """How many pages each paged list had, last known: a run plans its requests with it."""
+        stored = (self.config.http_validators or {}).get("pages", {})
+        fetched = self.adapter.result if self.adapter is not None else None
+        return {**stored, **(fetched.list_pages if fetched is not None else {})}
+
+    def remember_pages(self):
+        """After a failed run too: the page count page 1 announced is what the next run must afford."""
+        pages = self.pages_seen()
+        if pages != (self.config.http_validators or {}).get("pages", {}):
+            RefreshConfig.objects.filter(pk=self.config.pk).update(
+                http_validators={**(self.config.http_validators or {}), "pages": pages}
+            )
+
+    def rows_read(self):
+        """Rows the adapter read, also when it failed half way or the run was rejected afterwards."""
+        fetched = self.adapter.result if self.adapter is not None else None
+        return len(fetched.rows) if fetched is not None else 0
 
     def notes_text(self, message):
         return scrub("\n".join(([message] if message else []) + self.notes))
@@ -278,8 +299,11 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
     except RefreshError as exc:
         if refresh is not None:
             refresh.remember_budget(exc)
+            refresh.remember_pages()
+            run.rows_read = refresh.rows_read()
         return fail(run, str(exc), refresh.notes if refresh else [])
     except SoftTimeLimitExceeded:
+        run.rows_read = refresh.rows_read() if refresh else 0
         return fail(
             run,
             "stopped by the refresh task's time limit (REFRESH_TASK_SOFT_TIME_LIMIT, "
@@ -288,6 +312,7 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
         )
     except Exception as exc:  # the run must be recorded whatever went wrong
         log.exception("refresh of source %s failed unexpectedly", source_id)
+        run.rows_read = refresh.rows_read() if refresh else 0
         return fail(
             run, f"unexpected error ({exc.__class__.__name__}): {exc}", refresh.notes if refresh else []
         )

@@ -17,7 +17,6 @@ from django.conf import settings
 from .base import (
     BaseAdapter,
     ConfigurationError,
-    FetchResult,
     SchemaChanged,
     UpstreamRow,
     UpstreamUnavailable,
@@ -147,8 +146,18 @@ def read_free_page(body, page, result, patterns=None, seen=None):
     return has_more, total if isinstance(total, int) else None, optional(body, "tier", label)
 
 
-def read_free_list(client, url, result, patterns=None, progress=None, max_pages=MAX_PAGES):
-    """Every page of the free list, until `has_more` is false; the documents, in order."""
+FREE_LIST = "free_list"
+
+
+def read_free_list(client, url, result, patterns=None, progress=None, max_pages=MAX_PAGES, expected_pages=None):
+    """Every page of the free list, until `has_more` is false; the documents, in order.
+
+    Nothing is started that the request budget cannot finish: not the list when it had more pages at the
+    last run than the budget allows, not page 2 when page 1 announces more pages than that."""
+    if expected_pages:
+        client.ensure_budget(
+            expected_pages, "models list", f"the list had {expected_pages} pages at the last run"
+        )
     documents, seen, page, tier = [], set(), 1, None
     while True:
         if progress:
@@ -158,7 +167,10 @@ def read_free_list(client, url, result, patterns=None, progress=None, max_pages=
         documents.append(document)
         before = len(result.rows)
         has_more, total, tier = read_free_page(body, page, result, patterns, seen)
+        if total is not None:
+            result.list_pages[FREE_LIST] = total
         if not has_more:
+            result.list_pages[FREE_LIST] = page
             break
         if total is not None and page >= total:
             raise SchemaChanged(
@@ -171,6 +183,8 @@ def read_free_list(client, url, result, patterns=None, progress=None, max_pages=
             raise SchemaChanged(
                 f"the models list still has more after {max_pages} pages; stopped to protect the request budget"
             )
+        if total is not None:
+            client.ensure_budget(total - page, f"models list page {page}", f"it announces {total} pages")
         page += 1
     result.pages += len(documents)
     return documents, tier
@@ -240,7 +254,7 @@ class ArtificialAnalysisAdapter(BaseAdapter):
         message = self.check_params(self.params)
         if message:
             raise ConfigurationError(f"Artificial Analysis parameters: {message}")
-        result = FetchResult()
+        result = self.new_result()
         documents, tier = [], None
         with self.open_client(credentials={"x-api-key": api_key()}) as client:
             if self.params.get("free_list", True):
@@ -250,6 +264,7 @@ class ArtificialAnalysisAdapter(BaseAdapter):
                     result,
                     self.free_list_scope(),
                     self.progress,
+                    expected_pages=self.last_pages.get(FREE_LIST),
                 )
                 documents += pages
             models = self.params.get("models") or []
@@ -356,5 +371,5 @@ class ArtificialAnalysisLegacyFileAdapter(BaseAdapter):
         except UnicodeDecodeError as exc:
             raise ConfigurationError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         document = FetchedDocument(url=str(path), status=200, text=text)
-        result = read_legacy(document, path.name, FetchResult(raw_payload=text), self.params.get("include"))
+        result = read_legacy(document, path.name, self.new_result(raw_payload=text), self.params.get("include"))
         return self.finish(result)

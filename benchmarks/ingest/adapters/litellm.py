@@ -18,7 +18,7 @@ import re
 
 from django.conf import settings
 
-from .base import BaseAdapter, ConfigurationError, FetchResult, SchemaChanged, UpstreamRow, parse_json
+from .base import BaseAdapter, ConfigurationError, SchemaChanged, UpstreamRow, parse_json
 from .parsing import check_scope, check_string_list, in_scope, kind_of, optional, per_token_to_per_million
 
 SPEC_KEY = "sample_spec"
@@ -126,7 +126,7 @@ class LiteLLMAdapter(BaseAdapter):
         self.progress("Reading the LiteLLM price list")
         with self.open_client() as client:
             (document,), not_modified = self.get_all(client, [url])
-        result = FetchResult(validators={url: document.validators()})
+        result = self.new_result(validators={url: document.validators()})
         if not_modified:
             result.not_modified = True
             return self.finish(result)

@@ -15,7 +15,6 @@ from django.conf import settings
 from .base import (
     BaseAdapter,
     ConfigurationError,
-    FetchResult,
     SchemaChanged,
     UpstreamRow,
     UpstreamUnavailable,
@@ -154,7 +153,7 @@ class OpenRouterAdapter(BaseAdapter):
         key = api_key()
         urls = {model: f"{base}/models/{model}/endpoints" for model in self.params["models"]}
         self.progress(f"Reading OpenRouter endpoints of {len(urls)} model(s)")
-        result = FetchResult()
+        result = self.new_result()
         documents, delisted = {}, []
         with self.open_client(credentials={"Authorization": f"Bearer {key}"} if key else None) as client:
             for model, url in urls.items():
