@@ -272,16 +272,19 @@ def test_unmapped_rows_stored_per_run_are_capped_and_the_rest_counted(world, fak
             "output_cost_per_token": 2e-06,
             "mode": "chat",
         }
+    body["groq/zai-org/GLM-5.3-Turbo"] = {"input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06}
     fake_upstream.set(LITELLM, json.dumps(body))
 
     run = run_refresh(world.litellm.pk)
 
     assert run.status == RefreshRun.Status.CHANGED, run.error
-    assert run.unmapped_rows == 40
-    assert UnmappedUpstreamRow.objects.filter(upstream="litellm").count() == 3
+    assert run.unmapped_rows == 41
+    stored = list(UnmappedUpstreamRow.objects.filter(upstream="litellm").values_list("upstream_id", flat=True))
+    # The row naming one of our providers and one of our models is kept first.
+    assert len(stored) == 3 and stored[0] == "groq/zai-org/GLM-5.3-Turbo"
     assert (
-        "Only the first 3 unmapped rows were stored (REFRESH_MAX_UNMAPPED_STORED); 37 more were counted"
-        in run.notes
+        "Only 3 unmapped rows were stored (REFRESH_MAX_UNMAPPED_STORED), those naming our providers and "
+        "models first; 38 more were counted" in run.notes
     )
 
 

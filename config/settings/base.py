@@ -257,7 +257,9 @@ REFRESH_MAX_RETRY_AFTER = env_int("REFRESH_MAX_RETRY_AFTER", 120)  # longest Ret
 # Limits that keep one upstream from holding a worker or filling the database (docs/upstreams.md).
 REFRESH_MAX_BODY_BYTES = env_int("REFRESH_MAX_BODY_BYTES", 20 * 1024 * 1024)  # per response, while streaming
 REFRESH_RUN_DEADLINE = env_int("REFRESH_RUN_DEADLINE", 300)  # seconds for all requests of one run
-REFRESH_MAX_UNMAPPED_STORED = env_int("REFRESH_MAX_UNMAPPED_STORED", 500)  # per run; the rest is counted
+# Unmapped rows stored per run (one per upstream key, updated in place): a guard for the database far
+# above any upstream we read (LiteLLM lists about 3,500 priced keys); past it, the rest is counted.
+REFRESH_MAX_UNMAPPED_STORED = env_int("REFRESH_MAX_UNMAPPED_STORED", 20000)
 REFRESH_RATE_LIMIT_RESERVE = env_int("REFRESH_RATE_LIMIT_RESERVE", 2)  # requests a run never spends
 # Celery limits of the refresh tasks; one task may run several sources one after another.
 REFRESH_TASK_SOFT_TIME_LIMIT = env_int("REFRESH_TASK_SOFT_TIME_LIMIT", 900)

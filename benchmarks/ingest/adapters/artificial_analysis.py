@@ -102,7 +102,16 @@ def model_row(item, where):
         metrics=metrics,
         input_per_m=input_per_m,
         output_per_m=output_per_m,
+        provider_hint=creator_name(item),
+        model_hint=name,
     )
+
+
+def creator_name(item):
+    """The model creator AA names (a model-level row describes its maker's own API), or ""."""
+    creator = item.get("model_creator") if isinstance(item, dict) else None
+    name = creator.get("name") if isinstance(creator, dict) else None
+    return name.strip() if isinstance(name, str) else ""
 
 
 def provider_row(model, item, where):
@@ -118,6 +127,8 @@ def provider_row(model, item, where):
         metrics=metrics,
         input_per_m=input_per_m,
         output_per_m=output_per_m,
+        provider_hint=label,
+        model_hint=model["name"],
     )
 
 
@@ -317,6 +328,8 @@ def legacy_row(item, where):
         metrics=metrics,
         input_per_m=input_per_m,
         output_per_m=output_per_m,
+        provider_hint=creator_name(item),
+        model_hint=name,
     )
 
 

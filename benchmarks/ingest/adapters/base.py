@@ -72,6 +72,10 @@ class UpstreamRow:
     currency: str = "USD"
     # Other upstream identifiers that name the same thing (LiteLLM keys); a mapping on any of them places the row.
     aliases: tuple = ()
+    # The provider and the model the row names, in the upstream's words: they sort and filter the
+    # unmapped-rows list for editors; they never place a row (only a mapping does).
+    provider_hint: str = ""
+    model_hint: str = ""
 
     @property
     def has_price(self):

@@ -63,6 +63,8 @@ def endpoint_row(model_id, item, where):
         upstream_id=f"{model_id}|{tag}",
         name=optional(item, "name", where) or f"{provider} | {model_id}",
         where=where,
+        provider_hint=provider,
+        model_hint=model_id.rsplit("/", 1)[-1],
         metrics={
             "output_speed_median": throughput,
             # OpenRouter reports latency (time to first token) in milliseconds; our metric is in seconds.
