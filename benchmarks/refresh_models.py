@@ -346,6 +346,9 @@ class RefreshRun(models.Model):
         verbose_name=_("snapshot created"),
     )
     published = models.BooleanField(_("published automatically"), default=False)
+    # Moved on every REFRESH_HEARTBEAT_SECONDS by the process running the run (ingest/heartbeat.py).
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+    worker = models.CharField(_("worker"), max_length=200, blank=True, help_text=_("Host and process id."))
     # [{"endpoint": id, "label": str, "model": id, "what": metric key or "price", "old": str|None, "new": str|None}]
     changes = models.JSONField(_("changed figures"), default=list, blank=True)
 

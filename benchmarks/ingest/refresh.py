@@ -25,6 +25,7 @@ from .adapters import (
     get_adapter_class,
 )
 from .budget import newest_budget, record_budget
+from .heartbeat import RunHeartbeat, worker_label
 from .placement import RunRejected, check_values, checksum_of, mapping_version, place_rows, scrub
 from .planning import Planner
 from .review import missing_fields, review_text
@@ -288,9 +289,15 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
         run = RefreshRun(source_id=source_id, trigger=trigger)
     run.adapter = config.adapter if config else run.adapter
     run.status = RefreshRun.Status.RUNNING
-    run.started = timezone.now()
+    run.started = run.heartbeat_at = timezone.now()
+    run.worker = worker_label()
     run.progress = "Starting"
     run.save()
+    with RunHeartbeat(run.pk):
+        return _run(config, run, source_id)
+
+
+def _run(config, run, source_id):
     refresh = Refresh(config, run) if config else None
     try:
         if refresh is None:

@@ -266,8 +266,15 @@ REFRESH_TASK_SOFT_TIME_LIMIT = env_int("REFRESH_TASK_SOFT_TIME_LIMIT", 900)
 REFRESH_TASK_TIME_LIMIT = env_int("REFRESH_TASK_TIME_LIMIT", 960)
 # Sent as "Authorization: Bearer"; without it OpenRouter publishes no latency or throughput.
 OPENROUTER_API_KEY = env_str("OPENROUTER_API_KEY", "")
-# A run still "running" this long after it started is dead (worker or database gone): the beat sweep
-# marks it failed. Keep it above the run's own deadline and the refresh tasks' hard time limit.
+# A running refresh beats every REFRESH_HEARTBEAT_SECONDS (0: off); the sweep, every
+# REFRESH_SWEEP_SECONDS, fails a run whose last beat is REFRESH_HEARTBEAT_TIMEOUT_SECONDS old: a killed
+# worker's run is failed within timeout + sweep interval (90 s by default).
+REFRESH_HEARTBEAT_SECONDS = float(env_str("REFRESH_HEARTBEAT_SECONDS", "15"))
+REFRESH_HEARTBEAT_TIMEOUT_SECONDS = float(env_str("REFRESH_HEARTBEAT_TIMEOUT_SECONDS", "60"))
+REFRESH_SWEEP_SECONDS = float(env_str("REFRESH_SWEEP_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE["sweep-stuck-refresh-runs"]["schedule"] = REFRESH_SWEEP_SECONDS
+# A run still "queued" twice this long lost its task message; without heartbeats, a run still
+# "running" this long after it started is dead. Keep it above the run's deadline and the tasks' limits.
 REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 
 # Longest time any cached copy of a page (or a fragment of one) lives. A data-generation bump that
