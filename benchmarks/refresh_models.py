@@ -309,6 +309,7 @@ class RefreshRun(models.Model):
     class Trigger(models.TextChoices):
         SCHEDULE = "schedule", _("Schedule")
         MANUAL = "manual", _("Refresh now")
+        REPLAY = "replay", _("Replay from file")
 
     FINISHED = (Status.CHANGED, Status.HELD, Status.UNCHANGED, Status.FAILED)
 
@@ -346,6 +347,8 @@ class RefreshRun(models.Model):
         verbose_name=_("snapshot created"),
     )
     published = models.BooleanField(_("published automatically"), default=False)
+    # A replay's uploaded files until its worker has read them: [{"name": shown name, "stored": storage name}].
+    payload_files = models.JSONField(_("replayed files"), default=list, blank=True)
     # Moved on every REFRESH_HEARTBEAT_SECONDS by the process running the run (ingest/heartbeat.py).
     heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
     worker = models.CharField(_("worker"), max_length=200, blank=True, help_text=_("Host and process id."))

@@ -36,12 +36,13 @@ log = logging.getLogger(__name__)
 
 # --- the run ------------------------------------------------------------------------------------
 class Refresh:
-    def __init__(self, config, run):
+    def __init__(self, config, run, replay=None):
         self.config = config
         self.source = config.source
         self.run = run
         self.notes = []
         self.adapter = None
+        self.replay = replay  # adapters.replay.SavedPayloads: saved answers instead of the upstream
 
     def progress(self, message):
         RefreshRun.objects.filter(pk=self.run.pk).update(progress=str(message)[:200])
@@ -58,12 +59,19 @@ class Refresh:
             deadline=Deadline(settings.REFRESH_RUN_DEADLINE),
             rate_limit=newest_budget(config),
             last_pages=stored.get("pages", {}),
+            replay=self.replay,
         )
+        if self.replay is not None:
+            self.notes.append(
+                f"Replayed from saved files ({self.replay.describe()}); no upstream request was sent."
+            )
         try:
             result = self.adapter.fetch()
         finally:
             self.remember_budget()
         self.run.rows_read = self.rows_read()
+        if self.replay is not None:
+            self.replay.check_all_read()
         self.notes += result.notes
         if result.out_of_scope:
             self.notes.append(
@@ -219,8 +227,8 @@ class Refresh:
         """Keep the upstream's request budget on the settings (the admin shows it) and, when it is
         spent, hold scheduled runs until it resets instead of knocking every few minutes."""
         budget = self.adapter.rate_limit if self.adapter is not None else None
-        if budget is None:
-            return
+        if budget is None or self.replay is not None:
+            return  # a replay asked the upstream nothing: the budget it knows is not news
         now = timezone.now()
         spent = (
             isinstance(error, RateLimitBudgetSpent)
@@ -238,6 +246,8 @@ class Refresh:
                 self.notes.append(note)
 
     def remember_validators(self, validators, version):
+        if self.replay is not None:
+            return  # saved files say nothing about the upstream's current ETags or page count
         RefreshConfig.objects.filter(pk=self.config.pk).update(
             http_validators={
                 "mapping_version": version,
@@ -255,7 +265,7 @@ class Refresh:
     def remember_pages(self):
         """After a failed run too: the page count page 1 announced is what the next run must afford."""
         pages = self.pages_seen()
-        if pages != (self.config.http_validators or {}).get("pages", {}):
+        if self.replay is None and pages != (self.config.http_validators or {}).get("pages", {}):
             RefreshConfig.objects.filter(pk=self.config.pk).update(
                 http_validators={**(self.config.http_validators or {}), "pages": pages}
             )
@@ -279,8 +289,9 @@ class Refresh:
 
 
 # --- entry points -------------------------------------------------------------------------------
-def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
-    """Run one refresh now, in this process; always returns the recorded RefreshRun."""
+def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE, replay=None):
+    """Run one refresh now, in this process; always returns the recorded RefreshRun. `replay`
+    (adapters.replay.SavedPayloads) answers the adapter's requests from saved files."""
     config = RefreshConfig.objects.select_related("source").filter(source_id=source_id).first()
     run = RefreshRun.objects.filter(pk=run_id).first() if run_id else None
     if run is not None and run.is_finished:
@@ -294,11 +305,11 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
     run.progress = "Starting"
     run.save()
     with RunHeartbeat(run.pk):
-        return _run(config, run, source_id)
+        return _run(config, run, source_id, replay)
 
 
-def _run(config, run, source_id):
-    refresh = Refresh(config, run) if config else None
+def _run(config, run, source_id, replay):
+    refresh = Refresh(config, run, replay) if config else None
     try:
         if refresh is None:
             raise ConfigurationError("this source has no refresh settings")

@@ -267,7 +267,7 @@ class ArtificialAnalysisAdapter(BaseAdapter):
             raise ConfigurationError(f"Artificial Analysis parameters: {message}")
         result = self.new_result()
         documents, tier = [], None
-        with self.open_client(credentials={"x-api-key": api_key()}) as client:
+        with self.open_client(credentials={} if self.replay else {"x-api-key": api_key()}) as client:
             if self.params.get("free_list", True):
                 pages, tier = read_free_list(
                     client,
@@ -369,6 +369,12 @@ class ArtificialAnalysisLegacyFileAdapter(BaseAdapter):
         message = self.check_params(self.params)
         if message:
             raise ConfigurationError(f"Legacy file parameters: {message}")
+        if self.replay is not None:
+            name, text = self.replay.next(f"the saved file {self.params['path']}")
+            self.progress(f"Replaying {name}")
+            document = FetchedDocument(url=name, status=200, text=text)
+            result = read_legacy(document, name, self.new_result(raw_payload=text), self.params.get("include"))
+            return self.finish(result)
         path = Path(self.params["path"])
         if not path.is_absolute():
             path = Path(settings.REFRESH_FILES_DIR) / path

@@ -163,15 +163,22 @@ class BaseAdapter:
         deadline=None,
         rate_limit=None,
         last_pages=None,
+        replay=None,
     ):
         from .http_client import UpstreamClient
 
         self.params = params or {}
+        # Saved answers (replay.SavedPayloads) instead of the upstream: no request is sent, no key needed.
+        self.replay = replay
         self.validators = validators or {}
         self.last_pages = last_pages or {}  # paged list -> pages it had at the last run
         self.result = None  # what fetch() has read so far, kept when it fails half way
         self.progress = progress or (lambda message: None)
         self.client_factory = client_factory or UpstreamClient
+        if replay is not None:
+            from .replay import ReplayClient
+
+            self.client_factory = lambda **options: ReplayClient(replay, progress=self.progress, **options)
         self.deadline = deadline
         self.initial_rate_limit = rate_limit  # the budget the last run saw
         self.clients = []

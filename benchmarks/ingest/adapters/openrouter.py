@@ -180,6 +180,7 @@ class OpenRouterAdapter(BaseAdapter):
             )
         result.validators = {urls[m]: d.validators() for m, d in documents.items()}
         for model, document in documents.items():
-            read_endpoints(document, f"endpoints of {model}", result, with_key=bool(key))
+            # A replayed answer may have been fetched with a key or without: no advice about ours.
+            read_endpoints(document, f"endpoints of {model}", result, with_key=bool(key) or self.replay is not None)
         result.raw_payload = join_pages(list(documents.values())) if documents else ""
         return self.finish(result)
