@@ -179,3 +179,23 @@ def test_a_snapshot_payload_splits_back_into_its_pages_verbatim():
     joined = join_pages([FetchedDocument(url="", status=200, text=text) for text in pages])
     assert split_pages(joined) == pages
     assert split_pages(json.dumps({"pages": 3})) is None and split_pages('{"data": {"pages": []}}') is None
+
+
+def test_the_sweep_deletes_the_files_of_a_replay_no_worker_started(world, editor_client, settings):
+    import datetime
+
+    from django.utils import timezone
+
+    from benchmarks.ingest.scheduling import fail_stuck_runs
+
+    url = reverse("benchmarks_refresh_replay:replay", args=[world.aa_free.pk])
+    editor_client.post(url, {"files": [SimpleUploadedFile("page1.json", PAGE_1.read_bytes())]})  # never committed
+    run = latest_run(world.aa_free)
+    [stored] = run.payload_files
+    assert run.status == RefreshRun.Status.QUEUED and uploads_storage().exists(stored["stored"])
+
+    later = timezone.now() + datetime.timedelta(minutes=2 * settings.REFRESH_STUCK_AFTER_MINUTES + 1)
+    assert fail_stuck_runs(now=later) == [run.pk]
+    run.refresh_from_db()
+    assert run.status == RefreshRun.Status.FAILED and run.payload_files == []
+    assert not uploads_storage().exists(stored["stored"])

@@ -89,12 +89,17 @@ def fail_stuck_runs(now=None):
         closed += _close(run, RefreshRun.Status.RUNNING, now, **_outcome_of_stuck_run(run))
     limit = timedelta(minutes=settings.REFRESH_STUCK_AFTER_MINUTES)
     queued = RefreshRun.objects.filter(status=RefreshRun.Status.QUEUED, queued_at__lt=now - 2 * limit)
-    for run in queued.only("pk", "source_id"):
+    for run in queued.only("pk", "source_id", "payload_files"):
         reason = (
             f"no worker started the run within {2 * settings.REFRESH_STUCK_AFTER_MINUTES} minutes "
             "(the task message was lost); refresh again."
         )
-        closed += _close(run, RefreshRun.Status.QUEUED, now, status=RefreshRun.Status.FAILED, error=reason)
+        lost = _close(run, RefreshRun.Status.QUEUED, now, status=RefreshRun.Status.FAILED, error=reason)
+        if lost and run.payload_files:
+            from .replays import forget_files
+
+            forget_files(run)  # a replay's uploaded files: nothing will read them now
+        closed += lost
     return closed
 
 
