@@ -301,4 +301,9 @@ def load_benchmark_data():
     )
     if created:
         report.append(f"run {run} with {run.records.count()} request records, snapshot {run.snapshot_id}")
+
+    from .demo_refresh import load_demo_refresh
+
+    endpoints = {(e.provider.slug, e.model.slug, e.tier): e for e in Endpoint.objects.select_related("provider", "model")}
+    sources["litellm"] = load_demo_refresh(endpoints)
     return {"providers": providers, "models": models, "sources": sources, "report": report}

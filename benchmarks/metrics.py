@@ -34,9 +34,11 @@ class Metric:
     leader_label: str = ""  # "fastest", "most accurate": for difference columns
     diff_unit: str = ""  # "ms" or "pp" for differences to the leader
     max_age: timedelta = timedelta(hours=72)
-    # Plausibility: a value above this is possible in the type but not believable for this figure
-    # (e.g. 1e9 tokens/s). It is not rejected: the run or import is held as a draft for review.
+    # Plausibility: a value outside these bounds is possible in the type but not believable for this
+    # figure (1e9 tokens/s; a first token after 0 s). It is not rejected: the run or import is held as a
+    # draft for review, whether or not the source published the figure before.
     plausible_max: Decimal | None = None
+    plausible_min: Decimal | None = None
 
     def __str__(self):
         return str(self.label)
@@ -59,16 +61,30 @@ class Metric:
 
     def implausible(self, value):
         """Why an otherwise valid value needs a person to look at it before publication, or None."""
-        if value is None or self.plausible_max is None:
+        if value is None:
             return None
-        if Decimal(value) > self.plausible_max:
+        if self.plausible_max is not None and Decimal(value) > self.plausible_max:
             return _("%(metric)s of %(value)s %(unit)s is above the plausible maximum of %(max)s %(unit)s.") % {
                 "metric": self.label,
                 "value": format_number(value),
                 "unit": self.unit,
                 "max": format_number(self.plausible_max),
             }
+        if self.plausible_min is not None and Decimal(value) < self.plausible_min:
+            return _("%(metric)s of %(value)s %(unit)s is below the plausible minimum of %(min)s %(unit)s.") % {
+                "metric": self.label,
+                "value": format_number(value),
+                "unit": self.unit,
+                "min": format_number(self.plausible_min),
+            }
         return None
+
+    def plausible(self, value):
+        """True when the value needs no look for its size alone (the cheap form of implausible())."""
+        value = Decimal(value)
+        return (self.plausible_max is None or value <= self.plausible_max) and (
+            self.plausible_min is None or value >= self.plausible_min
+        )
 
     def jump(self, old, new):
         """Why a change from the previously published value needs review (more than JUMP_FACTOR×), or None.
@@ -92,6 +108,11 @@ class Metric:
 MAX_TOKENS_PER_SECOND = Decimal("5000")
 MAX_FIRST_TOKEN_SECONDS = Decimal("600")
 MAX_ANSWER_SECONDS = Decimal("3600")
+# Below these a figure is a placeholder or a unit slip, not a measurement: a first token or an answer
+# within 10 ms is faster than a network round trip, and an endpoint streaming under one token a second
+# is not serving (a 0 published as "ttfc_median 0.000000" was the report of issue 26).
+MIN_RESPONSE_SECONDS = Decimal("0.01")
+MIN_TOKENS_PER_SECOND = Decimal("1")
 MAX_PRICE_PER_M = Decimal("1000")  # per 1M tokens, in the price's own currency (USD in practice)
 # A figure that moves by more than this factor either way against its last published value is held.
 JUMP_FACTOR = Decimal("5")
@@ -139,32 +160,32 @@ _METRICS = [
     Metric(
         "output_speed_median", _("Output speed"), _("Output speed (tokens/s)"), _("tokens/s"), SPEED, 1, True,
         _("Median output tokens per second while the answer streams, after the first chunk."),
-        leader_label=_("fastest"), plausible_max=MAX_TOKENS_PER_SECOND,
+        leader_label=_("fastest"), plausible_max=MAX_TOKENS_PER_SECOND, plausible_min=MIN_TOKENS_PER_SECOND,
     ),
     Metric(
         "ttfc_median", _("First chunk"), _("First chunk (s)"), _("s"), TIME, 2, False,
         _("Median seconds until the first chunk of the answer arrives, excluding reasoning time."),
-        leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS,
+        leader_label=_("fastest"), diff_unit="ms", plausible_max=MAX_FIRST_TOKEN_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "ttft_median", _("Time to first token median"), _("TTFT median"), _("s"), TIME, 2, False,
         _("Median seconds from sending the request to receiving the first visible token, over requests that "
           "completed. From our own per-request records."),
         cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
-        plausible_max=MAX_FIRST_TOKEN_SECONDS,
+        plausible_max=MAX_FIRST_TOKEN_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "ttft_p95", _("Time to first token p95"), _("TTFT p95"), _("s"), TIME, 2, False,
         _("95th percentile of the time to first token: the slow start most users still see. From our own "
           "per-request records."),
         cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
-        plausible_max=MAX_FIRST_TOKEN_SECONDS,
+        plausible_max=MAX_FIRST_TOKEN_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "ttft_p99", _("Time to first token p99"), _("TTFT p99"), _("s"), TIME, 2, False,
         _("99th percentile of the time to first token. From our own per-request records."),
         cell_suffix=" s", leader_label=_("fastest"), diff_unit="ms",
-        plausible_max=MAX_FIRST_TOKEN_SECONDS,
+        plausible_max=MAX_FIRST_TOKEN_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "tps_p95", _("Tokens per second p95 floor"), _("Tokens/s p95"), _("tok/s"), SPEED, 1, True,
@@ -172,40 +193,40 @@ _METRICS = [
           "Tokens per second = tokens after the first one divided by the time after the first token. From our "
           "own per-request records."),
         cell_suffix=" tok/s", leader_label=_("fastest"),
-        plausible_max=MAX_TOKENS_PER_SECOND,
+        plausible_max=MAX_TOKENS_PER_SECOND, plausible_min=MIN_TOKENS_PER_SECOND,
     ),
     Metric(
         "tps_median", _("Tokens per second median"), _("Tokens/s median"), _("tok/s"), SPEED, 1, True,
         _("Median tokens per second: tokens after the first one divided by the time after the first token. "
           "From our own per-request records; not Artificial Analysis' “Output speed”."),
         cell_suffix=" tok/s", leader_label=_("fastest"),
-        plausible_max=MAX_TOKENS_PER_SECOND,
+        plausible_max=MAX_TOKENS_PER_SECOND, plausible_min=MIN_TOKENS_PER_SECOND,
     ),
     Metric(
         "tps_mean", _("Tokens per second mean"), _("Tokens/s mean"), _("tok/s"), SPEED, 1, True,
         _("Mean tokens per second (tokens after the first one divided by the time after the first token) over "
           "the requests that completed. From our own per-request records."),
         cell_suffix=" tok/s", leader_label=_("fastest"),
-        plausible_max=MAX_TOKENS_PER_SECOND,
+        plausible_max=MAX_TOKENS_PER_SECOND, plausible_min=MIN_TOKENS_PER_SECOND,
     ),
     Metric(
         "e2e_median", _("End-to-end median"), _("End-to-end median"), _("s"), TIME, 2, False,
         _("Median seconds from sending the request to receiving the complete answer."),
         cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
-        plausible_max=MAX_ANSWER_SECONDS,
+        plausible_max=MAX_ANSWER_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "e2e_p95", _("End-to-end p95"), _("End-to-end p95"), _("s"), TIME, 2, False,
         _("95th percentile of the time to a complete answer. From our own per-request records."),
         cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
-        plausible_max=MAX_ANSWER_SECONDS,
+        plausible_max=MAX_ANSWER_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "e2e_p99", _("End-to-end p99"), _("End-to-end p99"), _("s"), TIME, 2, False,
         _("99th percentile of the time to a complete answer: the tail an application waits on. From our own "
           "per-request records."),
         cell_suffix=" s", significant=3, leader_label=_("fastest"), diff_unit="ms",
-        plausible_max=MAX_ANSWER_SECONDS,
+        plausible_max=MAX_ANSWER_SECONDS, plausible_min=MIN_RESPONSE_SECONDS,
     ),
     Metric(
         "sample_count", _("Requests measured"), _("Requests"), _("requests"), COUNT, 0, True,

@@ -205,6 +205,12 @@ class UpstreamMapping(models.Model):
                 }
             )
 
+    def save(self, *args, **kwargs):
+        super().save(*args, **kwargs)
+        from .ingest.unmapped import forget_mapped
+
+        forget_mapped(self)
+
     def target_label(self):
         if self.ignored:
             return _("ignored")
@@ -214,7 +220,12 @@ class UpstreamMapping(models.Model):
 
 
 class UnmappedUpstreamRow(models.Model):
-    """An upstream row a refresh could not place on one of our endpoints, kept until an editor maps it."""
+    """An upstream row a refresh could not place on one of our endpoints, kept until an editor maps it.
+
+    One row per upstream identifier, updated in place by every run that meets it, so the whole of a
+    large upstream (LiteLLM's thousands of keys) stays searchable. The provider and model it names are
+    recognised by name to sort and filter the list (rows naming a known provider or model first); they
+    never place a row: only a mapping does (ingest/unmapped.py)."""
 
     upstream = models.CharField(_("upstream"), max_length=40, choices=Upstream.choices)
     upstream_id = models.CharField(_("upstream identifier"), max_length=300)
@@ -240,9 +251,31 @@ class UnmappedUpstreamRow(models.Model):
     last_seen = models.DateTimeField(_("last seen"), default=timezone.now)
     times_seen = models.PositiveIntegerField(_("times seen"), default=1)
     sample = models.JSONField(_("values in the last run"), default=dict, blank=True)
+    provider_hint = models.CharField(_("provider, as the upstream names it"), max_length=200, blank=True)
+    model_hint = models.CharField(_("model, as the upstream names it"), max_length=300, blank=True)
+    provider = models.ForeignKey(
+        "benchmarks.Provider",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("provider"),
+        help_text=_("One of our providers whose name the row carries; a hint for editors, never a mapping."),
+    )
+    model = models.ForeignKey(
+        "benchmarks.LanguageModel",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("model"),
+        help_text=_("One of our models whose name the row carries; a hint for editors, never a mapping."),
+    )
+    # How many of the two (provider, model) are ours: the list shows the rows most likely to matter first.
+    known_names = models.PositiveSmallIntegerField(_("known names"), default=0)
 
     class Meta:
-        ordering = ["-last_seen", "upstream", "upstream_id"]
+        ordering = ["-known_names", "-last_seen", "upstream", "upstream_id"]
         verbose_name = _("unmapped upstream row")
         verbose_name_plural = _("unmapped upstream rows")
         constraints = [
@@ -250,9 +283,18 @@ class UnmappedUpstreamRow(models.Model):
                 fields=["upstream", "upstream_id"], name="unmapped_row_one_per_identifier"
             )
         ]
+        indexes = [
+            models.Index(fields=["-known_names", "-last_seen"], name="unmapped_row_known_first"),
+        ]
 
     def __str__(self):
         return f"{self.get_upstream_display()} · {self.upstream_name or self.upstream_id}"
+
+    def provider_label(self):
+        return str(self.provider) if self.provider_id else self.provider_hint
+
+    def model_label(self):
+        return str(self.model) if self.model_id else self.model_hint
 
 
 class RefreshRun(models.Model):
@@ -267,6 +309,7 @@ class RefreshRun(models.Model):
     class Trigger(models.TextChoices):
         SCHEDULE = "schedule", _("Schedule")
         MANUAL = "manual", _("Refresh now")
+        REPLAY = "replay", _("Replay from file")
 
     FINISHED = (Status.CHANGED, Status.HELD, Status.UNCHANGED, Status.FAILED)
 
@@ -304,6 +347,11 @@ class RefreshRun(models.Model):
         verbose_name=_("snapshot created"),
     )
     published = models.BooleanField(_("published automatically"), default=False)
+    # A replay's uploaded files until its worker has read them: [{"name": shown name, "stored": storage name}].
+    payload_files = models.JSONField(_("replayed files"), default=list, blank=True)
+    # Moved on every REFRESH_HEARTBEAT_SECONDS by the process running the run (ingest/heartbeat.py).
+    heartbeat_at = models.DateTimeField(_("last heartbeat"), null=True, blank=True)
+    worker = models.CharField(_("worker"), max_length=200, blank=True, help_text=_("Host and process id."))
     # [{"endpoint": id, "label": str, "model": id, "what": metric key or "price", "old": str|None, "new": str|None}]
     changes = models.JSONField(_("changed figures"), default=list, blank=True)
 

@@ -145,7 +145,7 @@ def world():
     path = Path(os.environ["CRASH_FILES_DIR"]) / "aa_legacy.json"
     path.write_text(json.dumps({"data": data}), encoding="utf-8")
     RefreshConfig.objects.create(source=source, adapter="artificial_analysis_legacy_file",
-                                 params={"path": str(path)}, workload=latest.workload, effort=latest.effort)
+                                 params={"path": str(path), "include": ["glm-5-3"]}, workload=latest.workload, effort=latest.effort)
     Source.objects.filter(pk=source.pk).update(auto_publish=True)
     keep_edit_form()
     reconcile()

@@ -270,7 +270,7 @@ def build_world(auto_publish=True):
     )
     w.aa_free = source("Model medians", "Artificial Analysis")
     RefreshConfig.objects.create(
-        source=w.aa_free, adapter="artificial_analysis", params={}, interval_minutes=60
+        source=w.aa_free, adapter="artificial_analysis", params={"include": ["*"]}, interval_minutes=60
     )
     w.openrouter = source("GLM-5.3 on OpenRouter", "OpenRouter", Source.Kind.PRICE_LIST)
     RefreshConfig.objects.create(

@@ -27,7 +27,7 @@ def test_load_demo_is_idempotent_for_data(db):
     counts = [m.objects.count() for m in (Source, Endpoint, Snapshot, Measurement, Price)]
     load_demo_site()
     assert [m.objects.count() for m in (Source, Endpoint, Snapshot, Measurement, Price)] == counts
-    assert counts[0] == 19  # the 18 numbered sources and the first-party run
+    assert counts[0] == 20  # the 18 numbered sources, the first-party run and the refreshable LiteLLM list
 
 
 def test_scorecard_differences_are_computed_not_typed(client, demo_site):

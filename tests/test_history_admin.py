@@ -95,7 +95,7 @@ def test_a_price_changes_through_a_correction_that_keeps_the_old_one(editor, pri
 
 def test_the_editors_group_runs_the_refresh_admin(editor):
     source = SourceFactory()
-    RefreshConfig.objects.create(source=source, adapter="litellm", params={})
+    RefreshConfig.objects.create(source=source, adapter="litellm", params={"include": ["*"]})
 
     assert editor.get(reverse("refresh_settings:index")).status_code == 200
     assert editor.get(reverse("refresh_runs:index")).status_code == 200

@@ -44,7 +44,7 @@ def by_id(rows):
 
 # --- shapes -------------------------------------------------------------------------------------
 def test_artificial_analysis_free_list_reads_every_page_with_the_key_in_the_header(fake_upstream):
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     rows = by_id(result.rows)
     assert len(rows) == 5
@@ -95,7 +95,7 @@ def test_artificial_analysis_paid_per_provider_rows(fake_upstream):
 
 
 def test_artificial_analysis_free_tier_key_does_not_spend_requests_on_per_provider_data(fake_upstream):
-    result = ArtificialAnalysisAdapter({"models": ["glm-5-3"]}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"], "models": ["glm-5-3"]}).fetch()
 
     assert len(result.rows) == 5
     assert result.notes == [
@@ -119,7 +119,7 @@ def test_a_refused_per_provider_request_keeps_the_free_data(fake_upstream, statu
         fake_upstream.set(route, json.dumps(page))
     fake_upstream.set(AA_GLM_PROVIDERS, Reply(status, '{"error": "Commercial access required"}'))
 
-    result = ArtificialAnalysisAdapter({"models": ["glm-5-3"]}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"], "models": ["glm-5-3"]}).fetch()
 
     assert len(result.rows) == 5
     [note] = result.notes
@@ -147,14 +147,14 @@ def test_artificial_analysis_without_a_key_fails_before_any_request(fake_upstrea
     monkeypatch.delenv("ARTIFICIAL_ANALYSIS_API_KEY")
 
     with pytest.raises(ConfigurationError, match="ARTIFICIAL_ANALYSIS_API_KEY is not set"):
-        ArtificialAnalysisAdapter({}).fetch()
+        ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
     assert fake_upstream.requests == []
 
 
 def test_artificial_analysis_legacy_file_reads_zero_as_not_measured(settings):
     settings.REFRESH_FILES_DIR = str(EXAMPLES)
 
-    result = ArtificialAnalysisLegacyFileAdapter({"path": "synthetic_aa_data_llms_models.json"}).fetch()
+    result = ArtificialAnalysisLegacyFileAdapter({"path": "synthetic_aa_data_llms_models.json", "include": ["*"]}).fetch()
 
     rows = by_id(result.rows)
     assert rows[AA_GLM_ID].metrics == {"output_speed_median": Decimal("98.2"), "ttfc_median": Decimal("2.39")}
@@ -212,10 +212,10 @@ def test_litellm_conditional_request_turns_into_not_modified(fake_upstream):
         Reply(body=example("synthetic_litellm_model_prices_and_context_window.json"), headers={"ETag": etag}),
         Reply(304, headers={"ETag": etag}),
     )
-    first = LiteLLMAdapter({}).fetch()
+    first = LiteLLMAdapter({"include": ["*"]}).fetch()
     validators = first.validators
 
-    second = LiteLLMAdapter({}, validators=validators).fetch()
+    second = LiteLLMAdapter({"include": ["*"]}, validators=validators).fetch()
 
     assert validators == {fake_upstream.url + LITELLM: {"etag": etag}}
     assert second.not_modified and second.rows == []
@@ -229,7 +229,7 @@ def test_schema_drift_names_the_missing_key_and_where(fake_upstream):
     fake_upstream.set(AA_FREE_PAGE_1, json.dumps(page))
 
     with pytest.raises(SchemaChanged) as exc:
-        ArtificialAnalysisAdapter({}).fetch()
+        ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
     assert str(exc.value) == (
         "models list page 1, data[1].performance: missing key “median_output_tokens_per_second” (the upstream format changed)"
     )
@@ -253,7 +253,7 @@ def test_malformed_json_is_reported_with_its_position(fake_upstream):
     )
 
     with pytest.raises(MalformedPayload, match=r"price list: not valid JSON at line 1, column \d+"):
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
 
 
 def test_a_body_cut_short_is_reported_as_truncated(fake_upstream):
@@ -270,7 +270,7 @@ def test_valid_json_that_stops_early_is_reported_as_truncated(fake_upstream):
     fake_upstream.set(LITELLM, text[: len(text) // 2])  # the server itself sent a short body
 
     with pytest.raises(MalformedPayload, match="truncated"):
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
 
 
 # --- HTTP behaviour -----------------------------------------------------------------------------
@@ -279,7 +279,7 @@ def test_server_error_is_retried_with_backoff_then_succeeds(fake_upstream):
         LITELLM, Reply(503, "busy"), Reply(body=example("synthetic_litellm_model_prices_and_context_window.json"))
     )
 
-    result = LiteLLMAdapter({}).fetch()
+    result = LiteLLMAdapter({"include": ["*"]}).fetch()
 
     assert len(fake_upstream.hits(LITELLM)) == 2
     assert "Waited 0.1 s for the upstream (retries / Retry-After)." in result.notes
@@ -289,7 +289,7 @@ def test_server_error_every_time_gives_up_with_the_status(fake_upstream):
     fake_upstream.set(LITELLM, Reply(500, "oops"))
 
     with pytest.raises(UpstreamUnavailable) as exc:
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
     assert (
         str(exc.value)
         == f"{fake_upstream.url[7:]}{LITELLM}: HTTP 500 (server error); gave up after 2 attempts"
@@ -314,7 +314,7 @@ def test_429_waits_as_long_as_retry_after_says_then_retries(fake_upstream):
         Reply(body=example("synthetic_aa_language_models_free_page2.json")),
     )
 
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     hits = fake_upstream.hits(AA_FREE_PAGE_2)
     assert len(hits) == 2
@@ -327,7 +327,7 @@ def test_429_asking_for_more_than_the_cap_fails_at_once(fake_upstream):
     fake_upstream.set(AA_FREE_PAGE_1, Reply(429, "{}", headers={"Retry-After": "3600"}))
 
     with pytest.raises(UpstreamUnavailable, match="asks to wait 3600 s, more than the 5 s a run waits"):
-        ArtificialAnalysisAdapter({}).fetch()
+        ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
     assert len(fake_upstream.hits(AA_FREE_PAGE_1)) == 1
 
 
@@ -335,7 +335,7 @@ def test_refused_key_is_not_retried_and_not_repeated(fake_upstream):
     fake_upstream.set(AA_FREE_PAGE_1, Reply(401, '{"error": "Invalid API key"}'))
 
     with pytest.raises(UpstreamUnavailable) as exc:
-        ArtificialAnalysisAdapter({}).fetch()
+        ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
     assert "HTTP 401, the API key is missing or was refused" in str(exc.value)
     assert AA_KEY not in str(exc.value)
     assert len(fake_upstream.hits(AA_FREE_PAGE_1)) == 1

@@ -55,7 +55,7 @@ def test_a_body_announced_larger_than_the_cap_is_refused_before_reading(fake_ups
     fake_upstream.set(LITELLM, '{"sample_spec": {}, "padding": "' + "x" * 5000 + '"}')
 
     with pytest.raises(PayloadTooLarge, match="announces 5,034 bytes, more than the 2,000 bytes a refresh reads"):
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
     assert len(fake_upstream.hits(LITELLM)) == 1  # not retried
 
 
@@ -66,7 +66,7 @@ def test_a_streamed_body_is_cut_off_at_the_cap(fake_upstream, settings):
     fake_upstream.set(LITELLM, Reply(body=body, chunked=True))
 
     with pytest.raises(PayloadTooLarge, match=r"the body passed 100,000 bytes, the most a refresh reads"):
-        LiteLLMAdapter({}).fetch()
+        LiteLLMAdapter({"include": ["*"]}).fetch()
 
 
 def test_an_oversized_body_fails_the_run_and_changes_nothing(world, fake_upstream, settings):
@@ -128,7 +128,7 @@ def test_the_api_key_does_not_follow_a_redirect_to_another_origin(fake_upstream,
     )
     other_origin.set("/elsewhere/free?page=1", page)
 
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     [asked] = fake_upstream.hits(AA_FREE_PAGE_1)
     assert asked["headers"]["x-api-key"] == AA_KEY
@@ -154,7 +154,7 @@ def test_a_same_origin_redirect_keeps_the_key(fake_upstream):
     fake_upstream.set(AA_FREE_PAGE_1, Reply(307, "", headers={"Location": "/api/v2/moved/free?page=1"}))
     fake_upstream.set("/api/v2/moved/free?page=1", example("synthetic_aa_language_models_free_page1.json"))
 
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     assert fake_upstream.hits("/api/v2/moved/free")[0]["headers"]["x-api-key"] == AA_KEY
     assert not any("another origin" in note for note in result.notes)
@@ -272,16 +272,19 @@ def test_unmapped_rows_stored_per_run_are_capped_and_the_rest_counted(world, fak
             "output_cost_per_token": 2e-06,
             "mode": "chat",
         }
+    body["groq/zai-org/GLM-5.3-Turbo"] = {"input_cost_per_token": 1e-06, "output_cost_per_token": 2e-06}
     fake_upstream.set(LITELLM, json.dumps(body))
 
     run = run_refresh(world.litellm.pk)
 
     assert run.status == RefreshRun.Status.CHANGED, run.error
-    assert run.unmapped_rows == 40
-    assert UnmappedUpstreamRow.objects.filter(upstream="litellm").count() == 3
+    assert run.unmapped_rows == 41
+    stored = list(UnmappedUpstreamRow.objects.filter(upstream="litellm").values_list("upstream_id", flat=True))
+    # The row naming one of our providers and one of our models is kept first.
+    assert len(stored) == 3 and stored[0] == "groq/zai-org/GLM-5.3-Turbo"
     assert (
-        "Only the first 3 unmapped rows were stored (REFRESH_MAX_UNMAPPED_STORED); 37 more were counted"
-        in run.notes
+        "Only 3 unmapped rows were stored (REFRESH_MAX_UNMAPPED_STORED), those naming our providers and "
+        "models first; 38 more were counted" in run.notes
     )
 
 
@@ -388,3 +391,59 @@ def test_refresh_command_exits_1_with_the_reason_on_failure(world, fake_upstream
 def test_refresh_command_names_the_sources_when_the_name_is_ambiguous(world):
     with pytest.raises(CommandError, match="sources with refresh settings match “Artificial Analysis”"):
         call_command("refresh", "Artificial Analysis")
+
+
+def five_pages(first_remaining, reset):
+    """The free list re-paged into five pages, each answer stating the budget left after it."""
+    rows = example_json("synthetic_aa_language_models_free_page1.json")["data"] + example_json(
+        "synthetic_aa_language_models_free_page2.json"
+    )["data"]
+    pages = {}
+    for number, row in enumerate(rows, start=1):
+        body = {"tier": "free", "pagination": {"page": number, "page_size": 1, "total_pages": 5,
+                                               "has_more": number < 5}, "data": [row]}
+        pages[f"/api/v2/language/models/free?page={number}"] = Reply(
+            body=json.dumps(body), headers=budget_headers(first_remaining - number + 1, reset)
+        )
+    return pages
+
+
+def test_a_paged_list_the_budget_cannot_finish_is_not_started(world, fake_upstream):
+    """Page 1 announces 5 pages; 5 requests left with 2 in reserve pay for 3, not 4: stop at once
+    instead of spending 3 of the last requests on a list that cannot be finished (issue 26)."""
+    reset = int(time.time()) + 3600
+    for route, reply in five_pages(5, reset).items():
+        fake_upstream.set(route, reply)
+    before = published_state()
+
+    run = run_refresh(world.aa_free.pk)
+
+    assert run.status == RefreshRun.Status.FAILED
+    assert [hit["route"] for hit in fake_upstream.requests] == [AA_FREE_PAGE_1]
+    assert "models list page 1: it announces 5 pages, so 4 more requests are needed, but only 3 can be spent" in (
+        run.error
+    )
+    assert run.rows_read == 1  # what was read is recorded, although nothing was written
+    config = RefreshConfig.objects.get(source=world.aa_free)
+    assert config.next_attempt_after == datetime.datetime.fromtimestamp(reset, tz=datetime.UTC)
+    assert config.http_validators["pages"] == {"free_list": 5}
+    assert published_state() == before
+
+    # "Refresh now" before the reset: the list had 5 pages, 3 requests can be spent, so not even page 1.
+    RefreshConfig.objects.filter(pk=config.pk).update(
+        rate_limit={**config.rate_limit, "remaining": 5}, next_attempt_after=None
+    )
+    again = run_refresh(world.aa_free.pk)
+    assert again.status == RefreshRun.Status.FAILED and "the list had 5 pages at the last run" in again.error
+    assert len(fake_upstream.requests) == 1
+
+
+def test_a_paged_list_the_budget_can_finish_is_read_to_the_end(world, fake_upstream):
+    reset = int(time.time()) + 3600
+    for route, reply in five_pages(7, reset).items():  # 7 left: 4 more pages and the reserve of 2
+        fake_upstream.set(route, reply)
+
+    run = run_refresh(world.aa_free.pk)
+
+    assert run.status == RefreshRun.Status.CHANGED, run.error
+    assert len(fake_upstream.requests) == 5 and run.rows_read == 5

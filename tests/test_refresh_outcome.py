@@ -3,6 +3,7 @@ overwrites that outcome, and the sweep of stuck runs says what the database hold
 (tests/test_crash_consistency.py stops a real database at these steps.)"""
 
 import datetime
+import json
 
 import pytest
 from django.utils import timezone
@@ -12,6 +13,9 @@ from benchmarks.ingest.scheduling import fail_stuck_runs
 from benchmarks.models import RefreshRun, Snapshot
 
 from .refresh_support import (
+    AA_FREE_PAGE_2,
+    AA_GLM_PROVIDERS,
+    example_json,
     fake_upstream_fixture,  # noqa: F401  (the fake_upstream fixture)
     published_state,
     refresh_fixture,  # noqa: F401  (the refresh fixture)
@@ -75,3 +79,27 @@ def test_the_sweep_gives_a_stuck_run_with_a_snapshot_that_snapshots_outcome(worl
     run.refresh_from_db()
     assert (run.status, run.published, run.error) == (RefreshRun.Status.CHANGED, True, "")
     assert f"Snapshot #{published.pk} was written (Published)" in run.notes
+
+
+# --- what was read ------------------------------------------------------------------------------------
+def test_a_rejected_run_records_the_rows_it_read(world, fake_upstream, refresh):
+    """Before, "rows read: 0" for every run refused after reading (issue 26)."""
+    body = example_json("synthetic_aa_language_model_glm-5-3_commercial.json")
+    body["data"]["providers"][1]["performance"]["median_output_tokens_per_second"] = -164.3
+    fake_upstream.set(AA_GLM_PROVIDERS, json.dumps(body))
+
+    run = refresh(world.aa_providers)
+
+    assert run.status == RefreshRun.Status.FAILED and "cannot be negative" in run.error
+    assert RefreshRun.objects.get(pk=run.pk).rows_read == 7
+
+
+def test_a_run_that_fails_half_way_through_a_paged_list_records_the_pages_it_read(world, fake_upstream, refresh):
+    page = example_json("synthetic_aa_language_models_free_page2.json")
+    page["data"][0]["performance"] = "n/a"  # page 2 breaks after page 1 was read
+    fake_upstream.set(AA_FREE_PAGE_2, json.dumps(page))
+
+    run = refresh(world.aa_free)
+
+    assert run.status == RefreshRun.Status.FAILED and "models list page 2, data[0].performance" in run.error
+    assert RefreshRun.objects.get(pk=run.pk).rows_read == 2

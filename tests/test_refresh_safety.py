@@ -134,30 +134,33 @@ def test_an_editor_reviews_and_publishes_a_held_snapshot(world, fake_upstream, r
 
 
 # --- runs left open by a dead worker ------------------------------------------------------------------
-def test_the_beat_sweep_fails_runs_stuck_past_their_deadline(world, settings, editor_client):
+def test_the_beat_sweep_fails_runs_whose_worker_stopped_beating(world, settings, editor_client):
     settings.REFRESH_STUCK_AFTER_MINUTES = 30
     now = timezone.now()
     stuck = RefreshRun.objects.create(
         source=world.aa_providers, adapter="artificial_analysis", status=RefreshRun.Status.RUNNING,
-        started=now - datetime.timedelta(minutes=45), progress="Writing",
+        started=now - datetime.timedelta(minutes=5), progress="Writing",
+        heartbeat_at=now - datetime.timedelta(minutes=2), worker="worker-1:4242",
     )
     lost = RefreshRun.objects.create(
         source=world.openrouter, adapter="openrouter", status=RefreshRun.Status.QUEUED,
         queued_at=now - datetime.timedelta(hours=2),
     )
+    # Running for 45 minutes, but still beating: a slow run, not a dead one.
     alive = RefreshRun.objects.create(
         source=world.litellm, adapter="litellm", status=RefreshRun.Status.RUNNING,
-        started=now - datetime.timedelta(minutes=5),
+        started=now - datetime.timedelta(minutes=45), heartbeat_at=now - datetime.timedelta(seconds=10),
     )
     refresh_now = reverse("benchmarks_refresh:now", args=[world.aa_providers.pk])
     assert "already queued or running" in editor_client.get(refresh_now).content.decode()
 
-    closed = sweep_stuck_runs.delay().get()  # the task beat runs every five minutes
+    closed = sweep_stuck_runs.delay().get()  # the task beat runs every REFRESH_SWEEP_SECONDS
 
     assert sorted(closed) == sorted([stuck.pk, lost.pk])
     stuck.refresh_from_db()
     assert stuck.status == RefreshRun.Status.FAILED and stuck.finished is not None
-    assert "still running 30 minutes after it started" in stuck.error and stuck.progress == ""
+    assert "its worker stopped beating: the last heartbeat from worker-1:4242 was at" in stuck.error
+    assert "It wrote no snapshot" in stuck.error and stuck.progress == ""
     lost.refresh_from_db()
     assert lost.status == RefreshRun.Status.FAILED and "no worker started the run" in lost.error
     alive.refresh_from_db()
@@ -165,9 +168,13 @@ def test_the_beat_sweep_fails_runs_stuck_past_their_deadline(world, settings, ed
     assert "already queued or running" not in editor_client.get(refresh_now).content.decode()
 
 
-def test_the_sweep_is_scheduled_by_celery_beat(settings):
+def test_the_sweep_is_scheduled_by_celery_beat_to_fail_a_silent_run_within_two_minutes(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["sweep-stuck-refresh-runs"]
-    assert entry["task"] == sweep_stuck_runs.name and entry["schedule"] <= 600
+    assert entry["task"] == sweep_stuck_runs.name
+    # Worst case: the worker dies just after a beat; the run is failed by the first sweep after the timeout.
+    assert settings.REFRESH_HEARTBEAT_SECONDS > 0
+    assert settings.REFRESH_HEARTBEAT_TIMEOUT_SECONDS >= 3 * settings.REFRESH_HEARTBEAT_SECONDS
+    assert settings.REFRESH_HEARTBEAT_TIMEOUT_SECONDS + entry["schedule"] <= 120
 
 
 # --- a cache outage after the commit -------------------------------------------------------------------

@@ -108,7 +108,7 @@ def test_legacy_zero_prices_do_not_trip_the_price_check(world, settings, tmp_pat
         title="Saved AA file", publisher="Artificial Analysis", url="https://example.com/aa"
     )
     RefreshConfig.objects.create(
-        source=source, adapter="artificial_analysis_legacy_file", params={"path": "aa.json"}
+        source=source, adapter="artificial_analysis_legacy_file", params={"path": "aa.json", "include": ["*"]}
     )
 
     run = run_refresh(source.pk)

@@ -74,7 +74,7 @@ def test_free_list_reads_all_three_pages_until_has_more_is_false(fake_upstream):
     for n, page in enumerate(three_pages(), start=1):
         fake_upstream.set(f"{AA_FREE}?page={n}", page)
 
-    result = ArtificialAnalysisAdapter({}).fetch()
+    result = ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
 
     assert [row.upstream_id for row in result.rows] == [row["id"] for row in thirdparty_rows()]
     assert [hit["route"] for hit in fake_upstream.hits(AA_FREE)] == [f"{AA_FREE}?page={n}" for n in (1, 2, 3)]
@@ -92,7 +92,7 @@ def test_documented_free_example_parses(fake_upstream):
     page["pagination"]["has_more"] = False
     fake_upstream.set(f"{AA_FREE}?page=1", json.dumps(page))
 
-    [row] = ArtificialAnalysisAdapter({}).fetch().rows
+    [row] = ArtificialAnalysisAdapter({"include": ["*"]}).fetch().rows
 
     assert (row.name, row.metrics["output_speed_median"], row.input_per_m) == (
         "gpt-oss-20B (high)",
@@ -107,7 +107,7 @@ def test_a_list_whose_pages_do_not_add_up_fails_instead_of_paging_forever(fake_u
         fake_upstream.set(route, page)
 
     with pytest.raises(SchemaChanged, match="models list page 3: has_more is true but total_pages is 3"):
-        ArtificialAnalysisAdapter({}).fetch()
+        ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
     assert len(fake_upstream.hits(AA_FREE)) == 3
 
 
@@ -118,7 +118,7 @@ def test_a_list_that_never_ends_stops_at_the_page_guard(fake_upstream):
         fake_upstream.set(route, json.dumps(page))
 
     with pytest.raises(SchemaChanged, match="still has more after 25 pages"):
-        ArtificialAnalysisAdapter({}).fetch()
+        ArtificialAnalysisAdapter({"include": ["*"]}).fetch()
     assert len(fake_upstream.hits(AA_FREE)) == 25
 
 
@@ -146,7 +146,7 @@ def test_commercial_providers_array_from_the_documented_example(fake_upstream):
 # --- Artificial Analysis legacy -------------------------------------------------------------------
 def test_legacy_real_response_reads_zero_prices_as_not_measured():
     body = example_json(REAL_LEGACY)
-    result = ArtificialAnalysisLegacyFileAdapter({"path": str(EXAMPLES / REAL_LEGACY)}).fetch()
+    result = ArtificialAnalysisLegacyFileAdapter({"path": str(EXAMPLES / REAL_LEGACY), "include": ["*"]}).fetch()
 
     assert len(body["data"]) == 589
     assert len(result.rows) == 388  # 201 rows measure nothing at all (every figure 0)
@@ -262,7 +262,7 @@ def test_litellm_real_file_skips_what_has_no_token_price_and_merges_fireworks_ke
 def test_litellm_real_file_whole(fake_upstream):
     fake_upstream.set(LITELLM, real_litellm())
 
-    result = LiteLLMAdapter({}).fetch()
+    result = LiteLLMAdapter({"include": ["*"]}).fetch()
 
     assert len(result.rows) == 3510
     assert result.skipped == {

@@ -5,5 +5,5 @@ so their viewsets and hooks register.
 - `host_endpoints`, `host_endpoints_form`: a new host's endpoints (provider × models × tiers) in one form
 - `snapshots`, `prices`, `imports`: measured data, prices, file uploads
 - `menu`: the "Benchmark data" menu and cache invalidation after edits
-- `refresh_records`, `refresh_settings`, `refresh_actions`, `data_changed`: the Celery refresh
+- `refresh_records`, `refresh_settings`, `refresh_actions`, `refresh_replay`, `data_changed`: the Celery refresh
 """

@@ -103,6 +103,7 @@ def run_status(request, pk):
             "status_label": str(run.get_status_display()),
             "finished": run.is_finished,
             "progress": run.progress,
+            "heartbeat_at": run.heartbeat_at.isoformat() if run.heartbeat_at else None,
             "rows_read": run.rows_read,
             "rows_changed": run.rows_changed,
             "unmapped_rows": run.unmapped_rows,

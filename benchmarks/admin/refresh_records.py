@@ -151,7 +151,8 @@ class UpstreamMappingViewSet(SnippetViewSet):
 
 class UnmappedIndexView(IndexView):
     def get_base_queryset(self):
-        return super().get_base_queryset().select_related("source")
+        # Rows naming our providers or models first (Meta.ordering), then the most recently seen.
+        return super().get_base_queryset().select_related("source", "provider", "model")
 
     def get_edit_url(self, instance):
         return map_url(instance)
@@ -176,12 +177,18 @@ class UnmappedRowViewSet(ModelViewSet):
     index_view_class = UnmappedIndexView
     copy_view_enabled = False
     add_to_reference_index = False
-    search_fields = ["upstream_id", "upstream_name"]
-    list_filter = ["upstream", "source"]
+    # Every unmapped key of an upstream is kept (thousands for LiteLLM): found by its words, or by the
+    # provider and model it names.
+    search_fields = ["upstream_id", "upstream_name", "provider_hint", "model_hint"]
+    search_backend_name = None  # plain database search over those fields
+    list_filter = ["upstream", "provider", "model", "source"]
+    list_per_page = 50
     list_display = [
         TitleColumn("upstream_name", label=_("Upstream name"), get_url=map_url),
         "upstream_id",
         Column("upstream", label=_("Upstream"), accessor="get_upstream_display"),
+        Column("provider", label=_("Provider"), accessor="provider_label"),
+        Column("model", label=_("Model"), accessor="model_label"),
         Column("reason", label=_("Why it is unmapped")),
         Column("source", label=_("Source")),
         DateColumn("last_seen", label=_("Last seen")),

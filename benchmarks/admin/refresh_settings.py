@@ -17,6 +17,7 @@ from wagtail.snippets.views.snippets import SnippetViewSetGroup
 
 from ..refresh_models import RefreshConfig, RefreshRun
 from .refresh_records import URLS, RefreshRunViewSet, UnmappedRowViewSet, UpstreamMappingViewSet, can_refresh
+from .refresh_replay import replay_url
 
 
 # --- per-source settings with "Refresh now" -------------------------------------------------------
@@ -81,6 +82,10 @@ class ConfigIndexView(IndexView):
                 ListingMenuItem(
                     _("Refresh now"), url=refresh_now_url(instance), icon_name="resubmit", priority=5
                 ),
+            )
+            buttons.insert(
+                1,
+                ListingMenuItem(_("Replay from file"), url=replay_url(instance), icon_name="upload", priority=6),
             )
         return buttons
 

@@ -116,13 +116,21 @@ def place_rows(upstream, rows):
 
 
 def checksum_of(placed):
-    """What the data says once placed on our endpoints; volatile upstream fields (timestamps, key
-    order, whitespace) do not count, but a new mapping does."""
-    canonical = sorted(
-        ({**p.row.canonical(), "endpoint": p.endpoint.pk if p.endpoint else None} for p in placed),
-        key=lambda item: item["id"],
-    )
-    return hashlib.sha256(json.dumps(canonical, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    """What the run would show readers: the figures of the rows placed on our endpoints, per endpoint.
+
+    Unmapped and ignored rows do not count (a new unmapped row is not news for readers), nor do upstream
+    names, identifiers, timestamps, key order or whitespace; a new mapping does (the figures land on
+    another endpoint)."""
+    figures = []
+    for p in placed:
+        if p.endpoint is None:
+            continue
+        row = p.row.canonical()
+        figures += [[p.endpoint.pk, key, value] for key, value in row["metrics"].items() if value is not None]
+        if row["price"] is not None:
+            figures.append([p.endpoint.pk, "price", *row["price"]])
+    figures.sort(key=lambda item: json.dumps(item))
+    return hashlib.sha256(json.dumps(figures, separators=(",", ":")).encode()).hexdigest()
 
 
 # --- checks that need no database ---------------------------------------------------------------

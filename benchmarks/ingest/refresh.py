@@ -7,7 +7,6 @@ on the source, so two runs started together produce one snapshot, not two.
 """
 
 import logging
-from dataclasses import dataclass, field
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -16,7 +15,7 @@ from django.utils import timezone
 
 from ..cache import invalidate_after_commit
 from ..models import Measurement, Price, Snapshot, Source
-from ..refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow
+from ..refresh_models import RefreshConfig, RefreshRun
 from .adapters import (
     ConfigurationError,
     Deadline,
@@ -26,52 +25,24 @@ from .adapters import (
     get_adapter_class,
 )
 from .budget import newest_budget, record_budget
-from .placement import (
-    RunRejected,
-    check_values,
-    checksum_of,
-    mapping_version,
-    money,
-    place_rows,
-    price_text,
-    scrub,
-)
-from .review import measurement_concerns, missing_fields, price_concerns, review_text
+from .heartbeat import RunHeartbeat, worker_label
+from .placement import RunRejected, check_values, checksum_of, mapping_version, place_rows, scrub
+from .planning import Planner
+from .review import missing_fields, review_text
+from .unmapped import record_unmapped
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class InForce:
-    """What this source and the site show today for the endpoints a run touches: the baseline a
-    run's changes and price jumps are judged against."""
-
-    values: dict  # (endpoint id, metric) -> this source's latest published value
-    shown_prices: dict  # endpoint id -> the price readers see (any source)
-    own_prices: dict  # endpoint id -> this source's latest usable price
-    same_day: dict  # endpoint id -> a price this source already recorded today
-
-
-@dataclass
-class Plan:
-    """The rows one run will write, and what the review of changed figures will list."""
-
-    measurements: list = field(default_factory=list)
-    prices: list = field(default_factory=list)
-    replaced: list = field(default_factory=list)  # today's draft prices the new ones supersede
-    changes: list = field(default_factory=list)
-    problems: list = field(default_factory=list)
-    concerns: list = field(default_factory=list)  # not refused, but held for review (review.py)
-
-
 # --- the run ------------------------------------------------------------------------------------
 class Refresh:
-    def __init__(self, config, run):
+    def __init__(self, config, run, replay=None):
         self.config = config
         self.source = config.source
         self.run = run
         self.notes = []
         self.adapter = None
+        self.replay = replay  # adapters.replay.SavedPayloads: saved answers instead of the upstream
 
     def progress(self, message):
         RefreshRun.objects.filter(pk=self.run.pk).update(progress=str(message)[:200])
@@ -87,11 +58,20 @@ class Refresh:
             progress=self.progress,
             deadline=Deadline(settings.REFRESH_RUN_DEADLINE),
             rate_limit=newest_budget(config),
+            last_pages=stored.get("pages", {}),
+            replay=self.replay,
         )
+        if self.replay is not None:
+            self.notes.append(
+                f"Replayed from saved files ({self.replay.describe()}); no upstream request was sent."
+            )
         try:
             result = self.adapter.fetch()
         finally:
             self.remember_budget()
+        self.run.rows_read = self.rows_read()
+        if self.replay is not None:
+            self.replay.check_all_read()
         self.notes += result.notes
         if result.out_of_scope:
             self.notes.append(
@@ -108,7 +88,6 @@ class Refresh:
         placed = place_rows(config.upstream, result.rows)
         if not any(p.endpoint is not None for p in placed):
             # Nothing to publish: a snapshot of rows nobody can place would only hold the raw payload.
-            self.run.rows_read = len(result.rows)
             self.record_unmapped(placed)
             raise RunRejected(
                 [
@@ -120,7 +99,6 @@ class Refresh:
         if problems:
             raise RunRejected(problems)
         checksum = checksum_of(placed)
-        self.run.rows_read = len(result.rows)
 
         self.progress("Writing")
         # The snapshot and the run's outcome commit together: a run is never left "running" beside
@@ -128,20 +106,7 @@ class Refresh:
         with transaction.atomic():
             # Serialises refreshes of one source: the second waits here, then sees the first's snapshot.
             Source.objects.select_for_update().filter(pk=self.source.pk).values_list("pk", flat=True).get()
-            latest = (
-                Snapshot.objects.filter(source=self.source)
-                .order_by("-pk")
-                .only("pk", "status", "rows_checksum")
-                .first()
-            )
-            if latest is not None and latest.rows_checksum == checksum:
-                status, message = (
-                    RefreshRun.Status.UNCHANGED,
-                    f"Same data as snapshot #{latest.pk} ({latest.get_status_display()}).",
-                )
-            else:
-                held = self.write(placed, result, checksum)
-                status, message = (RefreshRun.Status.HELD if held else RefreshRun.Status.CHANGED), ""
+            status, message = self.compare_and_write(placed, result, checksum)
             self.record_unmapped(placed)
             self.remember_validators(result.validators, version)
             if status == RefreshRun.Status.CHANGED:
@@ -167,18 +132,55 @@ class Refresh:
         return run
 
     # --- writing (inside the transaction) ---------------------------------------------------
-    def write(self, placed, result, checksum):
-        """Write the snapshot; True when it is held for review (never published automatically)."""
+    def compare_and_write(self, placed, result, checksum):
+        """(status, message): unchanged when the mapped figures equal the source's latest published
+        snapshot (or the draft after it that waits for an editor), otherwise one new snapshot."""
+        snapshots = Snapshot.objects.filter(source=self.source).only("pk", "status", "rows_checksum")
+        published = snapshots.filter(status=Snapshot.Status.PUBLISHED).order_by("-pk").first()
+        pending = (
+            snapshots.filter(status=Snapshot.Status.DRAFT, pk__gt=published.pk if published else 0)
+            .order_by("-pk")
+            .first()
+        )
+        if published is not None and published.rows_checksum == checksum:
+            self.note_pending(pending)
+            return RefreshRun.Status.UNCHANGED, f"Same data as snapshot #{published.pk} (Published)."
+        if pending is not None and pending.rows_checksum == checksum:
+            return (
+                RefreshRun.Status.UNCHANGED,
+                f"Same data as snapshot #{pending.pk} (Draft), which waits for an editor.",
+            )
         mapped = [p for p in placed if p.endpoint is not None]
-        in_force = self.in_force([p.endpoint.pk for p in mapped])
-        plan = self.plan(mapped, in_force)
+        plan = Planner(self.config).plan(mapped)
         if plan.problems:
             raise RunRejected(plan.problems)
-        plan.concerns += missing_fields(
+        vanished = missing_fields(
             self.source,
             {key for p in mapped for key, value in p.row.metrics.items() if value is not None},
             any(p.row.has_price for p in mapped),
         )
+        if not plan.changes and not vanished:
+            # Same figures as readers see from this source, reached another way (a snapshot from before
+            # the checksum covered figures only, an import, fewer rows than before): nothing is news.
+            # A field gone from every row is news for an editor, though: that snapshot is held below.
+            self.note_pending(pending)
+            return (
+                RefreshRun.Status.UNCHANGED,
+                "No figure differs from what this source has published; nothing was written.",
+            )
+        plan.concerns += vanished
+        held = self.write(plan, result, checksum)
+        return (RefreshRun.Status.HELD if held else RefreshRun.Status.CHANGED), ""
+
+    def note_pending(self, pending):
+        if pending is not None:
+            self.notes.append(
+                f"Draft snapshot #{pending.pk} still waits for an editor; this run brought the published "
+                "figures again."
+            )
+
+    def write(self, plan, result, checksum):
+        """Write the snapshot; True when it is held for review (never published automatically)."""
         snapshot = self.create_snapshot(result, checksum, review_text(plan.concerns))
         self.store(snapshot, plan)
         if self.source.auto_publish and not plan.concerns:
@@ -189,97 +191,6 @@ class Refresh:
         self.run.rows_changed = len(plan.changes)
         self.run.changes = plan.changes
         return bool(plan.concerns)
-
-    def in_force(self, endpoint_ids):
-        today = timezone.localdate()
-        own_prices = {}
-        for price in (
-            Price.objects.usable()
-            .filter(source=self.source, endpoint_id__in=endpoint_ids, effective_date__lte=today)
-            .order_by("endpoint_id", "-effective_date", "-pk")
-        ):
-            own_prices.setdefault(price.endpoint_id, price)
-        return InForce(
-            values={
-                (m.endpoint_id, m.metric): m.value
-                for m in Measurement.objects.latest(sources=[self.source], endpoints=endpoint_ids)
-            },
-            shown_prices={p.endpoint_id: p for p in Price.objects.current(endpoints=endpoint_ids)},
-            own_prices=own_prices,
-            # raw_payload deferred: a day's earlier snapshots can be large, and only their status is read.
-            same_day={
-                p.endpoint_id: p
-                for p in Price.objects.filter(
-                    source=self.source, effective_date=today, endpoint_id__in=endpoint_ids
-                )
-                .select_related("snapshot", "endpoint__provider", "endpoint__model")
-                .defer("snapshot__raw_payload")
-            },
-        )
-
-    def plan(self, mapped, in_force):
-        plan = Plan()
-        for item in mapped:
-            label = f"{item.endpoint.label} · {item.endpoint.model.name}"
-            self.plan_measurements(plan, item, label, in_force)
-            if item.row.has_price:
-                self.plan_price(plan, item, label, in_force)
-        return plan
-
-    def plan_measurements(self, plan, item, label, in_force):
-        endpoint = item.endpoint
-        for key, value in item.row.metrics.items():
-            if value is None:
-                continue  # null = not measured: no row, the page shows a dash
-            plan.measurements.append(Measurement(endpoint=endpoint, metric=key, value=value))
-            old = in_force.values.get((endpoint.pk, key))
-            plan.concerns += measurement_concerns(f"{item.row.where} ({label})", key, value, old)
-            if old is None or old != value:
-                plan.changes.append(self.change(endpoint, label, key, money(old), money(value)))
-
-    def plan_price(self, plan, item, label, in_force):
-        row, endpoint = item.row, item.endpoint
-        today = timezone.localdate()
-        own = in_force.own_prices.get(endpoint.pk)
-        if own is not None and (own.input_per_m, own.output_per_m, own.currency) == (
-            row.input_per_m,
-            row.output_per_m,
-            row.currency,
-        ):
-            return
-        # A change is judged against this source's last price, or what readers see if it has none.
-        plan.concerns += price_concerns(
-            f"{row.where} ({label})",
-            row.input_per_m,
-            row.output_per_m,
-            row.currency,
-            own or in_force.shown_prices.get(endpoint.pk),
-            self.config.max_price_jump_factor,
-        )
-        earlier = in_force.same_day.get(endpoint.pk)
-        if earlier is not None:
-            if earlier.snapshot is not None and earlier.snapshot.status == Snapshot.Status.DRAFT:
-                plan.replaced.append(earlier)
-            else:
-                plan.problems.append(
-                    f"{row.where} ({label}): this source already recorded a price for {today} "
-                    f"({price_text(earlier.input_per_m, earlier.output_per_m, earlier.currency)}); prices take effect "
-                    f"per day, so today's second change needs an editor or waits for tomorrow's refresh"
-                )
-                return
-        plan.prices.append(
-            Price(
-                endpoint=endpoint,
-                input_per_m=row.input_per_m,
-                output_per_m=row.output_per_m,
-                currency=row.currency,
-                effective_date=today,
-                source=self.source,
-            )
-        )
-        old_text = price_text(own.input_per_m, own.output_per_m, own.currency) if own else None
-        new_text = price_text(row.input_per_m, row.output_per_m, row.currency)
-        plan.changes.append(self.change(endpoint, label, "price", old_text, new_text))
 
     def create_snapshot(self, result, checksum, review_notes):
         return Snapshot.objects.create(
@@ -307,82 +218,17 @@ class Refresh:
             price.snapshot = snapshot
         Price.objects.bulk_create(plan.prices)
 
-    @staticmethod
-    def change(endpoint, label, what, old, new):
-        return {
-            "endpoint": endpoint.pk,
-            "model": endpoint.model_id,
-            "label": label,
-            "what": what,
-            "old": old,
-            "new": new,
-        }
-
     # --- bookkeeping ------------------------------------------------------------------------
     def record_unmapped(self, placed):
-        upstream = self.config.upstream
-        now = timezone.now()
-        unmapped = {p.row.upstream_id: p for p in placed if p.endpoint is None and not p.ignored}
-        mapped_ids = [
-            key
-            for p in placed
-            if p.endpoint is not None or p.ignored
-            for key in (p.row.upstream_id, *p.row.aliases)
-        ]
-        total_unmapped = len(unmapped)
-        limit = settings.REFRESH_MAX_UNMAPPED_STORED
-        if total_unmapped > limit:
-            # A list nobody can read helps nobody and can fill the database: keep the first rows, count the rest.
-            unmapped = dict(sorted(unmapped.items())[:limit])
-        UnmappedUpstreamRow.objects.filter(upstream=upstream, upstream_id__in=mapped_ids).delete()
-        existing = {
-            row.upstream_id: row
-            for row in UnmappedUpstreamRow.objects.filter(upstream=upstream, upstream_id__in=list(unmapped))
-        }
-        new_rows, updated = [], []
-        for upstream_id, item in unmapped.items():
-            values = dict(
-                upstream_name=item.row.name[:300],
-                reason=item.reason[:300],
-                source=self.source,
-                last_run=self.run,
-                last_seen=now,
-                sample=item.row.canonical(),
-            )
-            row = existing.get(upstream_id)
-            if row is None:
-                new_rows.append(
-                    UnmappedUpstreamRow(
-                        upstream=upstream, upstream_id=upstream_id[:300], first_seen=now, **values
-                    )
-                )
-            else:
-                for name, value in values.items():
-                    setattr(row, name, value)
-                row.times_seen += 1
-                updated.append(row)
-        UnmappedUpstreamRow.objects.bulk_create(new_rows)
-        UnmappedUpstreamRow.objects.bulk_update(
-            updated, ["upstream_name", "reason", "source", "last_run", "last_seen", "sample", "times_seen"]
-        )
-        self.run.unmapped_rows = total_unmapped
-        ignored = sum(1 for p in placed if p.ignored)
-        if unmapped:
-            self.notes.append(f"{total_unmapped} rows have no mapping yet: see Unmapped upstream rows.")
-        if total_unmapped > len(unmapped):
-            self.notes.append(
-                f"Only the first {len(unmapped)} unmapped rows were stored (REFRESH_MAX_UNMAPPED_STORED); "
-                f"{total_unmapped - len(unmapped)} more were counted, not stored."
-            )
-        if ignored:
-            self.notes.append(f"{ignored} rows are marked “not ours” in the mapping table.")
+        self.run.unmapped_rows, notes = record_unmapped(self.config.upstream, self.source, self.run, placed)
+        self.notes += notes
 
     def remember_budget(self, error=None):
         """Keep the upstream's request budget on the settings (the admin shows it) and, when it is
         spent, hold scheduled runs until it resets instead of knocking every few minutes."""
         budget = self.adapter.rate_limit if self.adapter is not None else None
-        if budget is None:
-            return
+        if budget is None or self.replay is not None:
+            return  # a replay asked the upstream nothing: the budget it knows is not news
         now = timezone.now()
         spent = (
             isinstance(error, RateLimitBudgetSpent)
@@ -400,12 +246,34 @@ class Refresh:
                 self.notes.append(note)
 
     def remember_validators(self, validators, version):
+        if self.replay is not None:
+            return  # saved files say nothing about the upstream's current ETags or page count
         RefreshConfig.objects.filter(pk=self.config.pk).update(
             http_validators={
                 "mapping_version": version,
                 "urls": {url: v for url, v in validators.items() if v},
+                "pages": self.pages_seen(),
             }
         )
+
+    def pages_seen(self):
+        """How many pages each paged list had, last known: a run plans its requests with it."""
+        stored = (self.config.http_validators or {}).get("pages", {})
+        fetched = self.adapter.result if self.adapter is not None else None
+        return {**stored, **(fetched.list_pages if fetched is not None else {})}
+
+    def remember_pages(self):
+        """After a failed run too: the page count page 1 announced is what the next run must afford."""
+        pages = self.pages_seen()
+        if self.replay is None and pages != (self.config.http_validators or {}).get("pages", {}):
+            RefreshConfig.objects.filter(pk=self.config.pk).update(
+                http_validators={**(self.config.http_validators or {}), "pages": pages}
+            )
+
+    def rows_read(self):
+        """Rows the adapter read, also when it failed half way or the run was rejected afterwards."""
+        fetched = self.adapter.result if self.adapter is not None else None
+        return len(fetched.rows) if fetched is not None else 0
 
     def notes_text(self, message):
         return scrub("\n".join(([message] if message else []) + self.notes))
@@ -421,8 +289,9 @@ class Refresh:
 
 
 # --- entry points -------------------------------------------------------------------------------
-def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
-    """Run one refresh now, in this process; always returns the recorded RefreshRun."""
+def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE, replay=None):
+    """Run one refresh now, in this process; always returns the recorded RefreshRun. `replay`
+    (adapters.replay.SavedPayloads) answers the adapter's requests from saved files."""
     config = RefreshConfig.objects.select_related("source").filter(source_id=source_id).first()
     run = RefreshRun.objects.filter(pk=run_id).first() if run_id else None
     if run is not None and run.is_finished:
@@ -431,10 +300,16 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
         run = RefreshRun(source_id=source_id, trigger=trigger)
     run.adapter = config.adapter if config else run.adapter
     run.status = RefreshRun.Status.RUNNING
-    run.started = timezone.now()
+    run.started = run.heartbeat_at = timezone.now()
+    run.worker = worker_label()
     run.progress = "Starting"
     run.save()
-    refresh = Refresh(config, run) if config else None
+    with RunHeartbeat(run.pk):
+        return _run(config, run, source_id, replay)
+
+
+def _run(config, run, source_id, replay):
+    refresh = Refresh(config, run, replay) if config else None
     try:
         if refresh is None:
             raise ConfigurationError("this source has no refresh settings")
@@ -442,8 +317,11 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
     except RefreshError as exc:
         if refresh is not None:
             refresh.remember_budget(exc)
+            refresh.remember_pages()
+            run.rows_read = refresh.rows_read()
         return fail(run, str(exc), refresh.notes if refresh else [])
     except SoftTimeLimitExceeded:
+        run.rows_read = refresh.rows_read() if refresh else 0
         return fail(
             run,
             "stopped by the refresh task's time limit (REFRESH_TASK_SOFT_TIME_LIMIT, "
@@ -452,6 +330,7 @@ def run_refresh(source_id, run_id=None, trigger=RefreshRun.Trigger.SCHEDULE):
         )
     except Exception as exc:  # the run must be recorded whatever went wrong
         log.exception("refresh of source %s failed unexpectedly", source_id)
+        run.rows_read = refresh.rows_read() if refresh else 0
         return fail(
             run, f"unexpected error ({exc.__class__.__name__}): {exc}", refresh.notes if refresh else []
         )

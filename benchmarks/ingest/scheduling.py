@@ -5,7 +5,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from ..refresh_models import RefreshConfig, RefreshRun
@@ -59,43 +59,65 @@ def due_configs(adapters, now=None):
     return [config for config in configs if config.is_due(config.last_started, now)]
 
 
+def silence_limit():
+    """How long a running run may go without a heartbeat before the sweep calls it dead."""
+    if settings.REFRESH_HEARTBEAT_SECONDS > 0:
+        return timedelta(seconds=settings.REFRESH_HEARTBEAT_TIMEOUT_SECONDS)
+    return timedelta(minutes=settings.REFRESH_STUCK_AFTER_MINUTES)  # heartbeats off: judged by the start
+
+
 def fail_stuck_runs(now=None):
     """Close the runs whose worker or database died under them (the periodic sweep), saying what the
     database holds of them, not what probably happened.
 
-    A run that is still "running" REFRESH_STUCK_AFTER_MINUTES after it started cannot be alive any
-    more (the run's own deadline and the task's hard time limit are shorter), and a run still
-    "queued" after twice that lost its task message. Either would otherwise stay open for ever and
-    the refresh page would keep saying a refresh is under way. A run's snapshot and its outcome
-    commit in one transaction (refresh.py), so a run left "running" wrote no snapshot; one that
-    names a snapshot anyway gets the outcome that snapshot shows. Returns the ids it closed.
+    A running run beats (ingest/heartbeat.py): one whose last heartbeat is older than
+    REFRESH_HEARTBEAT_TIMEOUT_SECONDS lost its worker, whatever its start time; a long run that still
+    beats is left alone. A run still "queued" after twice REFRESH_STUCK_AFTER_MINUTES lost its task
+    message. Either would otherwise stay open and the refresh page would keep saying a refresh is
+    under way. A run's snapshot and its outcome commit in one transaction (refresh.py), so a run left
+    "running" wrote no snapshot; one that names a snapshot anyway gets the outcome that snapshot shows.
+    Returns the ids it closed.
     """
     now = now or timezone.now()
-    limit = timedelta(minutes=settings.REFRESH_STUCK_AFTER_MINUTES)
+    silent_since = now - silence_limit()
+    running = RefreshRun.objects.filter(status=RefreshRun.Status.RUNNING).filter(
+        Q(heartbeat_at__lt=silent_since) | Q(heartbeat_at__isnull=True, started__lt=silent_since)
+    )
     closed = []
-    running = RefreshRun.objects.filter(status=RefreshRun.Status.RUNNING, started__lt=now - limit)
-    for run in running.select_related("snapshot").only("pk", "source_id", "snapshot"):
+    for run in running.select_related("snapshot").only("pk", "source_id", "snapshot", "heartbeat_at", "worker",
+                                                        "started"):
         closed += _close(run, RefreshRun.Status.RUNNING, now, **_outcome_of_stuck_run(run))
+    limit = timedelta(minutes=settings.REFRESH_STUCK_AFTER_MINUTES)
     queued = RefreshRun.objects.filter(status=RefreshRun.Status.QUEUED, queued_at__lt=now - 2 * limit)
-    for run in queued.only("pk", "source_id"):
+    for run in queued.only("pk", "source_id", "payload_files"):
         reason = (
             f"no worker started the run within {2 * settings.REFRESH_STUCK_AFTER_MINUTES} minutes "
             "(the task message was lost); refresh again."
         )
-        closed += _close(run, RefreshRun.Status.QUEUED, now, status=RefreshRun.Status.FAILED, error=reason)
+        lost = _close(run, RefreshRun.Status.QUEUED, now, status=RefreshRun.Status.FAILED, error=reason)
+        if lost and run.payload_files:
+            from .replays import forget_files
+
+            forget_files(run)  # a replay's uploaded files: nothing will read them now
+        closed += lost
     return closed
 
 
+def _silence(run):
+    last = run.heartbeat_at or run.started
+    worker = f" from {run.worker}" if run.worker else ""
+    return f"its worker stopped beating: the last heartbeat{worker} was at {timezone.localtime(last):%Y-%m-%d %H:%M:%S}"
+
+
 def _outcome_of_stuck_run(run):
-    minutes = settings.REFRESH_STUCK_AFTER_MINUTES
     snapshot = run.snapshot
     if snapshot is None:
         return {
             "status": RefreshRun.Status.FAILED,
             "error": (
-                f"the run was still running {minutes} minutes after it started: its worker or the database "
-                "stopped under it. It wrote no snapshot (a snapshot and its run's outcome are saved in one "
-                "transaction), so readers see the data they saw before; refresh again."
+                f"{_silence(run)}, so the worker process or the database stopped under the run. It wrote no "
+                "snapshot (a snapshot and its run's outcome are saved in one transaction), so readers see the "
+                "data they saw before; refresh again."
             ),
         }
     from ..models import Snapshot
@@ -107,7 +129,7 @@ def _outcome_of_stuck_run(run):
         "published": published,
         "notes": (
             f"Snapshot #{snapshot.pk} was written ({snapshot.get_status_display()}), then the worker or the "
-            f"database stopped before the run was closed; the sweep closed it {minutes} minutes after it started."
+            f"database stopped before the run was closed ({_silence(run)}); the sweep closed it."
         ),
     }
 

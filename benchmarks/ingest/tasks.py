@@ -87,3 +87,11 @@ def refresh_openrouter(source_id=None, run_id=None):
 @shared_task(name="benchmarks.tasks.refresh_litellm", **REFRESH_LIMITS)
 def refresh_litellm(source_id=None, run_id=None):
     return refresh_sources([Adapter.LITELLM], source_id=source_id, run_id=run_id)
+
+
+@shared_task(name="benchmarks.tasks.replay_refresh", **REFRESH_LIMITS)
+def replay_refresh(run_id):
+    """The admin's "Replay from file" (benchmarks/ingest/replays.py)."""
+    from .replays import run_replay
+
+    return run_replay(run_id)

@@ -257,15 +257,24 @@ REFRESH_MAX_RETRY_AFTER = env_int("REFRESH_MAX_RETRY_AFTER", 120)  # longest Ret
 # Limits that keep one upstream from holding a worker or filling the database (docs/upstreams.md).
 REFRESH_MAX_BODY_BYTES = env_int("REFRESH_MAX_BODY_BYTES", 20 * 1024 * 1024)  # per response, while streaming
 REFRESH_RUN_DEADLINE = env_int("REFRESH_RUN_DEADLINE", 300)  # seconds for all requests of one run
-REFRESH_MAX_UNMAPPED_STORED = env_int("REFRESH_MAX_UNMAPPED_STORED", 500)  # per run; the rest is counted
+# Unmapped rows stored per run (one per upstream key, updated in place): a guard for the database far
+# above any upstream we read (LiteLLM lists about 3,500 priced keys); past it, the rest is counted.
+REFRESH_MAX_UNMAPPED_STORED = env_int("REFRESH_MAX_UNMAPPED_STORED", 20000)
 REFRESH_RATE_LIMIT_RESERVE = env_int("REFRESH_RATE_LIMIT_RESERVE", 2)  # requests a run never spends
 # Celery limits of the refresh tasks; one task may run several sources one after another.
 REFRESH_TASK_SOFT_TIME_LIMIT = env_int("REFRESH_TASK_SOFT_TIME_LIMIT", 900)
 REFRESH_TASK_TIME_LIMIT = env_int("REFRESH_TASK_TIME_LIMIT", 960)
 # Sent as "Authorization: Bearer"; without it OpenRouter publishes no latency or throughput.
 OPENROUTER_API_KEY = env_str("OPENROUTER_API_KEY", "")
-# A run still "running" this long after it started is dead (worker or database gone): the beat sweep
-# marks it failed. Keep it above the run's own deadline and the refresh tasks' hard time limit.
+# A running refresh beats every REFRESH_HEARTBEAT_SECONDS (0: off); the sweep, every
+# REFRESH_SWEEP_SECONDS, fails a run whose last beat is REFRESH_HEARTBEAT_TIMEOUT_SECONDS old: a killed
+# worker's run is failed within timeout + sweep interval (90 s by default).
+REFRESH_HEARTBEAT_SECONDS = float(env_str("REFRESH_HEARTBEAT_SECONDS", "15"))
+REFRESH_HEARTBEAT_TIMEOUT_SECONDS = float(env_str("REFRESH_HEARTBEAT_TIMEOUT_SECONDS", "60"))
+REFRESH_SWEEP_SECONDS = float(env_str("REFRESH_SWEEP_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE["sweep-stuck-refresh-runs"]["schedule"] = REFRESH_SWEEP_SECONDS
+# A run still "queued" twice this long lost its task message; without heartbeats, a run still
+# "running" this long after it started is dead. Keep it above the run's deadline and the tasks' limits.
 REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 
 # Longest time any cached copy of a page (or a fragment of one) lives. A data-generation bump that

@@ -8,6 +8,8 @@ DEBUG = env_bool("DEBUG", True)
 ALLOWED_HOSTS = ["*"]
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", env_str("CELERY_BROKER_URL") is None)
 CELERY_TASK_EAGER_PROPAGATES = True
+# No heartbeat thread for refreshes: SQLite has one writer, and `make run` runs no sweep to read it.
+REFRESH_HEARTBEAT_SECONDS = float(env_str("REFRESH_HEARTBEAT_SECONDS", "0"))
 EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 WHITENOISE_USE_FINDERS = True
 

@@ -17,7 +17,6 @@ from django.conf import settings
 from .base import (
     BaseAdapter,
     ConfigurationError,
-    FetchResult,
     SchemaChanged,
     UpstreamRow,
     UpstreamUnavailable,
@@ -25,7 +24,16 @@ from .base import (
     parse_json,
 )
 from .http_client import FetchedDocument
-from .parsing import check_string_list, in_scope, number, optional, require, require_list, require_text
+from .parsing import (
+    check_scope,
+    check_string_list,
+    in_scope,
+    number,
+    optional,
+    require,
+    require_list,
+    require_text,
+)
 
 API_KEY_ENV = "ARTIFICIAL_ANALYSIS_API_KEY"
 # About 600 models at 200 a page today; a list that keeps saying "has_more" fails the run instead of
@@ -94,7 +102,16 @@ def model_row(item, where):
         metrics=metrics,
         input_per_m=input_per_m,
         output_per_m=output_per_m,
+        provider_hint=creator_name(item),
+        model_hint=name,
     )
+
+
+def creator_name(item):
+    """The model creator AA names (a model-level row describes its maker's own API), or ""."""
+    creator = item.get("model_creator") if isinstance(item, dict) else None
+    name = creator.get("name") if isinstance(creator, dict) else None
+    return name.strip() if isinstance(name, str) else ""
 
 
 def provider_row(model, item, where):
@@ -110,6 +127,8 @@ def provider_row(model, item, where):
         metrics=metrics,
         input_per_m=input_per_m,
         output_per_m=output_per_m,
+        provider_hint=label,
+        model_hint=model["name"],
     )
 
 
@@ -138,8 +157,18 @@ def read_free_page(body, page, result, patterns=None, seen=None):
     return has_more, total if isinstance(total, int) else None, optional(body, "tier", label)
 
 
-def read_free_list(client, url, result, patterns=None, progress=None, max_pages=MAX_PAGES):
-    """Every page of the free list, until `has_more` is false; the documents, in order."""
+FREE_LIST = "free_list"
+
+
+def read_free_list(client, url, result, patterns=None, progress=None, max_pages=MAX_PAGES, expected_pages=None):
+    """Every page of the free list, until `has_more` is false; the documents, in order.
+
+    Nothing is started that the request budget cannot finish: not the list when it had more pages at the
+    last run than the budget allows, not page 2 when page 1 announces more pages than that."""
+    if expected_pages:
+        client.ensure_budget(
+            expected_pages, "models list", f"the list had {expected_pages} pages at the last run"
+        )
     documents, seen, page, tier = [], set(), 1, None
     while True:
         if progress:
@@ -149,7 +178,10 @@ def read_free_list(client, url, result, patterns=None, progress=None, max_pages=
         documents.append(document)
         before = len(result.rows)
         has_more, total, tier = read_free_page(body, page, result, patterns, seen)
+        if total is not None:
+            result.list_pages[FREE_LIST] = total
         if not has_more:
+            result.list_pages[FREE_LIST] = page
             break
         if total is not None and page >= total:
             raise SchemaChanged(
@@ -162,6 +194,8 @@ def read_free_list(client, url, result, patterns=None, progress=None, max_pages=
             raise SchemaChanged(
                 f"the models list still has more after {max_pages} pages; stopped to protect the request budget"
             )
+        if total is not None:
+            client.ensure_budget(total - page, f"models list page {page}", f"it announces {total} pages")
         page += 1
     result.pages += len(documents)
     return documents, tier
@@ -193,9 +227,11 @@ def read_commercial_model(document, model, result):
 class ArtificialAnalysisAdapter(BaseAdapter):
     """Parameters: {"free_list": true, "include": ["glm-5*"], "models": ["<AA model slug>"]}.
 
-    `include` limits the free list by model slug (rows outside are counted as out of scope);
-    `models` asks for the Commercial per-provider data of those models. A key without that tier is
-    refused (403) or answered without providers: the run keeps the free data and says so.
+    The source's scope: `include` limits the free list by model slug, or, without it, the free list
+    is read for exactly the `models` slugs (rows outside are counted as out of scope); one of the two
+    is required (["*"]: every model). `models` also asks for the Commercial per-provider data of those
+    models. A key without that tier is refused (403) or answered without providers: the run keeps the
+    free data and says so.
     """
 
     budget_key = API_KEY_ENV
@@ -209,7 +245,17 @@ class ArtificialAnalysisAdapter(BaseAdapter):
             return f"Unknown parameters: {', '.join(sorted(unknown))} (known: free_list, include, models)."
         if not isinstance(params.get("free_list", True), bool):
             return "“free_list” must be true or false."
-        return check_string_list(params, "include") or check_string_list(params, "models")
+        if params.get("free_list") is False and not params.get("models"):
+            return "With “free_list” false, “models” must name the models whose per-provider data to read."
+        return (
+            check_string_list(params, "include")
+            or check_string_list(params, "models")
+            or check_scope(params, ("include", "models"))
+        )
+
+    def free_list_scope(self):
+        """The free-list rows this source covers: its `include` patterns, else exactly its `models`."""
+        return self.params.get("include") or list(self.params.get("models") or [])
 
     @property
     def base_url(self):
@@ -219,16 +265,17 @@ class ArtificialAnalysisAdapter(BaseAdapter):
         message = self.check_params(self.params)
         if message:
             raise ConfigurationError(f"Artificial Analysis parameters: {message}")
-        result = FetchResult()
+        result = self.new_result()
         documents, tier = [], None
-        with self.open_client(credentials={"x-api-key": api_key()}) as client:
+        with self.open_client(credentials={} if self.replay else {"x-api-key": api_key()}) as client:
             if self.params.get("free_list", True):
                 pages, tier = read_free_list(
                     client,
                     f"{self.base_url}/language/models/free",
                     result,
-                    self.params.get("include"),
+                    self.free_list_scope(),
                     self.progress,
+                    expected_pages=self.last_pages.get(FREE_LIST),
                 )
                 documents += pages
             models = self.params.get("models") or []
@@ -281,6 +328,8 @@ def legacy_row(item, where):
         metrics=metrics,
         input_per_m=input_per_m,
         output_per_m=output_per_m,
+        provider_hint=creator_name(item),
+        model_hint=name,
     )
 
 
@@ -314,12 +363,18 @@ class ArtificialAnalysisLegacyFileAdapter(BaseAdapter):
     def check_params(cls, params):
         if not isinstance(params.get("path"), str) or not params["path"].strip():
             return "“path” (the saved JSON file) is required."
-        return check_string_list(params, "include")
+        return check_string_list(params, "include") or check_scope(params)
 
     def fetch(self):
         message = self.check_params(self.params)
         if message:
             raise ConfigurationError(f"Legacy file parameters: {message}")
+        if self.replay is not None:
+            name, text = self.replay.next(f"the saved file {self.params['path']}")
+            self.progress(f"Replaying {name}")
+            document = FetchedDocument(url=name, status=200, text=text)
+            result = read_legacy(document, name, self.new_result(raw_payload=text), self.params.get("include"))
+            return self.finish(result)
         path = Path(self.params["path"])
         if not path.is_absolute():
             path = Path(settings.REFRESH_FILES_DIR) / path
@@ -335,5 +390,5 @@ class ArtificialAnalysisLegacyFileAdapter(BaseAdapter):
         except UnicodeDecodeError as exc:
             raise ConfigurationError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         document = FetchedDocument(url=str(path), status=200, text=text)
-        result = read_legacy(document, path.name, FetchResult(raw_payload=text), self.params.get("include"))
+        result = read_legacy(document, path.name, self.new_result(raw_payload=text), self.params.get("include"))
         return self.finish(result)

@@ -72,6 +72,10 @@ class UpstreamRow:
     currency: str = "USD"
     # Other upstream identifiers that name the same thing (LiteLLM keys); a mapping on any of them places the row.
     aliases: tuple = ()
+    # The provider and the model the row names, in the upstream's words: they sort and filter the
+    # unmapped-rows list for editors; they never place a row (only a mapping does).
+    provider_hint: str = ""
+    model_hint: str = ""
 
     @property
     def has_price(self):
@@ -104,6 +108,7 @@ class FetchResult:
     skipped: Counter = field(default_factory=Counter)  # reason -> rows read but not usable (counted)
     notes: list = field(default_factory=list)
     pages: int = 0  # documents read
+    list_pages: dict = field(default_factory=dict)  # paged list -> pages it announced (budget planning)
 
     def skip(self, reason, count=1):
         self.skipped[reason] += count
@@ -150,17 +155,37 @@ class BaseAdapter:
     budget_key = ""
 
     def __init__(
-        self, params, validators=None, progress=None, client_factory=None, deadline=None, rate_limit=None
+        self,
+        params,
+        validators=None,
+        progress=None,
+        client_factory=None,
+        deadline=None,
+        rate_limit=None,
+        last_pages=None,
+        replay=None,
     ):
         from .http_client import UpstreamClient
 
         self.params = params or {}
+        # Saved answers (replay.SavedPayloads) instead of the upstream: no request is sent, no key needed.
+        self.replay = replay
         self.validators = validators or {}
+        self.last_pages = last_pages or {}  # paged list -> pages it had at the last run
+        self.result = None  # what fetch() has read so far, kept when it fails half way
         self.progress = progress or (lambda message: None)
         self.client_factory = client_factory or UpstreamClient
+        if replay is not None:
+            from .replay import ReplayClient
+
+            self.client_factory = lambda **options: ReplayClient(replay, progress=self.progress, **options)
         self.deadline = deadline
         self.initial_rate_limit = rate_limit  # the budget the last run saw
         self.clients = []
+
+    def new_result(self, **values):
+        self.result = FetchResult(**values)
+        return self.result
 
     def open_client(self, **kwargs):
         """A client bound to this run's deadline and request budget (kept to read what it learned)."""

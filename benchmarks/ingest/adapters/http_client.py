@@ -221,6 +221,28 @@ class UpstreamClient:
                 rate_limit=budget,
             )
 
+    def spendable(self):
+        """Requests this run may still send before the reserve; None when the upstream states no budget."""
+        budget = self.rate_limit
+        if budget is None or budget.remaining is None:
+            return None
+        if budget.reset is not None and budget.reset <= datetime.now(UTC):
+            return None
+        return max(0, budget.remaining - self.reserve)
+
+    def ensure_budget(self, requests, where, why):
+        """Refuse to start what the budget cannot finish: a paged list stopped half way spent its
+        requests for nothing (issue 26: 3 of the last requests on a list that announced 5 pages)."""
+        left = self.spendable()
+        if left is None or left == 0 or requests <= left:
+            return  # no budget stated, enough of it, or none at all (the next request says "nearly spent")
+        raise RateLimitBudgetSpent(
+            f"{where}: {why}, so {requests} more requests are needed, but only {left} can be spent before the "
+            f"reserve of {self.reserve} ({self.rate_limit.describe()}); none was sent and the next attempt "
+            "waits for the reset",
+            rate_limit=self.rate_limit,
+        )
+
     def send(self, url, params, headers, where):
         """One GET, redirects followed by hand; returns (response, body bytes or b"")."""
         first_origin = origin(url)

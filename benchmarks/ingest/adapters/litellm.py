@@ -18,8 +18,8 @@ import re
 
 from django.conf import settings
 
-from .base import BaseAdapter, ConfigurationError, FetchResult, SchemaChanged, UpstreamRow, parse_json
-from .parsing import check_string_list, in_scope, kind_of, optional, per_token_to_per_million
+from .base import BaseAdapter, ConfigurationError, SchemaChanged, UpstreamRow, parse_json
+from .parsing import check_scope, check_string_list, in_scope, kind_of, optional, per_token_to_per_million
 
 SPEC_KEY = "sample_spec"
 # Entries priced per token for text generation; embeddings, images and audio are priced otherwise.
@@ -34,6 +34,13 @@ def canonical_key(key):
     return ACCOUNT_PATH.sub("/", key)
 
 
+def names(key, host):
+    """The host and the model a key names: "together_ai/zai-org/GLM-5.3" → together_ai, GLM-5.3."""
+    parts = key.split("/")
+    provider = parts[0] if len(parts) > 1 else (host if isinstance(host, str) else "")
+    return {"provider_hint": provider, "model_hint": parts[-1]}
+
+
 def read_price_list(document, label, result, patterns=None):
     body = parse_json(document, label)
     if not isinstance(body, dict):
@@ -42,7 +49,7 @@ def read_price_list(document, label, result, patterns=None):
         )
     if SPEC_KEY not in body:
         raise SchemaChanged(f"{label}: “{SPEC_KEY}” is missing, so this is probably not LiteLLM's price list")
-    groups = {}
+    groups, hosts = {}, {}
     for key, entry in body.items():
         if key == SPEC_KEY:
             continue
@@ -70,6 +77,7 @@ def read_price_list(document, label, result, patterns=None):
             per_token_to_per_million(entry["output_cost_per_token"], f"{where}.output_cost_per_token"),
         )
         groups.setdefault(canonical, []).append((key, where, price))
+        hosts.setdefault(canonical, entry.get("litellm_provider"))
 
     merged = 0
     for canonical, members in groups.items():
@@ -77,7 +85,10 @@ def read_price_list(document, label, result, patterns=None):
             # Same name, different prices: not one model after all; each key stays its own row.
             for key, where, (input_per_m, output_per_m) in members:
                 result.rows.append(
-                    UpstreamRow(key, key, where, input_per_m=input_per_m, output_per_m=output_per_m)
+                    UpstreamRow(
+                        key, key, where, input_per_m=input_per_m, output_per_m=output_per_m,
+                        **names(canonical_key(key), hosts.get(canonical)),
+                    )
                 )
             continue
         keys = [key for key, _where, _price in members]
@@ -92,6 +103,7 @@ def read_price_list(document, label, result, patterns=None):
                 input_per_m=input_per_m,
                 output_per_m=output_per_m,
                 aliases=tuple(key for key in keys if key != identifier),
+                **names(canonical, hosts.get(canonical)),
             )
         )
     if merged:
@@ -104,8 +116,8 @@ def read_price_list(document, label, result, patterns=None):
 
 
 class LiteLLMAdapter(BaseAdapter):
-    """Parameters: {"include": ["together_ai/*", "fireworks_ai/*"]} limits the thousands of entries to
-    the hosts these pages cover; entries outside are counted as out of scope."""
+    """Parameters: {"include": ["together_ai/*", "fireworks_ai/*"]} (required; ["*"] for every entry) limits
+    the thousands of entries to the hosts this source covers; entries outside are counted as out of scope."""
 
     name = "litellm"
     upstream = "litellm"
@@ -116,7 +128,7 @@ class LiteLLMAdapter(BaseAdapter):
         unknown = set(params) - {"include"}
         if unknown:
             return f"Unknown parameters: {', '.join(sorted(unknown))} (known: include)."
-        return check_string_list(params, "include")
+        return check_string_list(params, "include") or check_scope(params)
 
     def fetch(self):
         message = self.check_params(self.params)
@@ -126,7 +138,7 @@ class LiteLLMAdapter(BaseAdapter):
         self.progress("Reading the LiteLLM price list")
         with self.open_client() as client:
             (document,), not_modified = self.get_all(client, [url])
-        result = FetchResult(validators={url: document.validators()})
+        result = self.new_result(validators={url: document.validators()})
         if not_modified:
             result.not_modified = True
             return self.finish(result)

@@ -15,7 +15,6 @@ from django.conf import settings
 from .base import (
     BaseAdapter,
     ConfigurationError,
-    FetchResult,
     SchemaChanged,
     UpstreamRow,
     UpstreamUnavailable,
@@ -64,6 +63,8 @@ def endpoint_row(model_id, item, where):
         upstream_id=f"{model_id}|{tag}",
         name=optional(item, "name", where) or f"{provider} | {model_id}",
         where=where,
+        provider_hint=provider,
+        model_hint=model_id.rsplit("/", 1)[-1],
         metrics={
             "output_speed_median": throughput,
             # OpenRouter reports latency (time to first token) in milliseconds; our metric is in seconds.
@@ -154,7 +155,7 @@ class OpenRouterAdapter(BaseAdapter):
         key = api_key()
         urls = {model: f"{base}/models/{model}/endpoints" for model in self.params["models"]}
         self.progress(f"Reading OpenRouter endpoints of {len(urls)} model(s)")
-        result = FetchResult()
+        result = self.new_result()
         documents, delisted = {}, []
         with self.open_client(credentials={"Authorization": f"Bearer {key}"} if key else None) as client:
             for model, url in urls.items():
@@ -179,6 +180,7 @@ class OpenRouterAdapter(BaseAdapter):
             )
         result.validators = {urls[m]: d.validators() for m, d in documents.items()}
         for model, document in documents.items():
-            read_endpoints(document, f"endpoints of {model}", result, with_key=bool(key))
+            # A replayed answer may have been fetched with a key or without: no advice about ours.
+            read_endpoints(document, f"endpoints of {model}", result, with_key=bool(key) or self.replay is not None)
         result.raw_payload = join_pages(list(documents.values())) if documents else ""
         return self.finish(result)

@@ -83,6 +83,19 @@ def in_scope(identifier, patterns):
     return any(fnmatchcase(identifier, pattern) for pattern in patterns)
 
 
+def check_scope(params, keys=("include",)):
+    """A source of an upstream that lists many models must name the rows it covers: a source writes only
+    its own scope, so two sources of one upstream never write each other's figures (mappings belong to
+    the upstream, not to a source). ["*"] says "every row" explicitly; nothing said is refused."""
+    if any(params.get(key) for key in keys):
+        return None
+    named = " or ".join(f"“{key}”" for key in keys)
+    return (
+        f"Say which upstream rows this source covers with {named}, e.g. {{\"include\": [\"gpt-oss-120b*\"]}}, "
+        "or {\"include\": [\"*\"]} for every row: a source writes only the rows in its own scope."
+    )
+
+
 def check_string_list(params, key):
     value = params.get(key)
     if value is None:

@@ -57,14 +57,12 @@ def measurement_review(source, measurements):
     endpoint_ids = {m.endpoint_id for m in measurements}
     previous = previous_values(source, endpoint_ids)
     # Judge first, name afterwards: loading a label for each of 10,000 endpoints cost more than the check.
-    # A concern needs a value past its metric's plausible maximum or a previous value to jump from; the
+    # A concern needs a value outside its metric's plausible bounds or a previous value to jump from; the
     # rest (all of a source's first import) skip measurement_concerns and its messages.
-    ceilings = {key: metric.plausible_max for key, metric in METRICS.items()}
     flagged = []
     for m in measurements:
         old = previous.get((m.endpoint_id, m.metric))
-        ceiling = ceilings[m.metric]
-        if old is None and (ceiling is None or m.value <= ceiling):
+        if old is None and METRICS[m.metric].plausible(m.value):
             continue
         if measurement_concerns("", m.metric, m.value, old):
             flagged.append(m)

@@ -3,6 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Q
 
+from benchmarks.ingest.adapters import RefreshError
+from benchmarks.ingest.adapters.replay import SavedPayloads
 from benchmarks.ingest.refresh import run_refresh
 from benchmarks.refresh_models import RefreshConfig, RefreshRun
 
@@ -11,7 +13,8 @@ class Command(BaseCommand):
     help = (
         "Refresh one source synchronously (SOURCE: its id, or a word of its title or publisher that names "
         "exactly one source with refresh settings) and print status, rows read, figures changed, unmapped "
-        "rows, notes and the reason of a failure. Exits with 1 when the run failed."
+        "rows, notes and the reason of a failure; --from-file replays saved upstream answers instead of "
+        "asking the upstream. Exits with 1 when the run failed."
     )
 
     def add_arguments(self, parser):
@@ -20,6 +23,17 @@ class Command(BaseCommand):
             "--dry-run",
             action="store_true",
             help="Fetch, parse, validate and place the rows, then roll everything back: nothing is kept.",
+        )
+        parser.add_argument(
+            "--from-file",
+            nargs="+",
+            metavar="PAYLOAD",
+            dest="from_file",
+            help=(
+                "Saved upstream answers instead of the upstream, in the order the refresh asks for them "
+                "(one file per page or per model, or one {\"pages\": [...]} file; .gz read decompressed). "
+                "No request is sent and no key is needed; everything else runs as in a refresh."
+            ),
         )
 
     def find_source(self, text):
@@ -38,15 +52,22 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         source = self.find_source(options["source"])
+        replay = None
+        if options["from_file"]:
+            try:
+                replay = SavedPayloads.from_paths(options["from_file"])
+            except RefreshError as exc:
+                raise CommandError(str(exc)) from None
+        trigger = RefreshRun.Trigger.REPLAY if replay else RefreshRun.Trigger.MANUAL
         if options["dry_run"]:
-            run = self.dry_run(source)
+            run = self.dry_run(source, trigger, replay)
         else:
-            run = run_refresh(source.pk, trigger=RefreshRun.Trigger.MANUAL)
+            run = run_refresh(source.pk, trigger=trigger, replay=replay)
         self.report(source, run, options["dry_run"])
         if run.status == RefreshRun.Status.FAILED:
             raise CommandError("the refresh failed", returncode=1)
 
-    def dry_run(self, source):
+    def dry_run(self, source, trigger, replay):
         from django.db import transaction
 
         class RolledBack(Exception):
@@ -55,7 +76,7 @@ class Command(BaseCommand):
         outcome = {}
         try:
             with transaction.atomic():
-                run = run_refresh(source.pk, trigger=RefreshRun.Trigger.MANUAL)
+                run = run_refresh(source.pk, trigger=trigger, replay=replay)
                 outcome["run"] = run
                 raise RolledBack
         except RolledBack:

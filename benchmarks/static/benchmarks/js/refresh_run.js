@@ -11,6 +11,10 @@
                     var field = root.querySelector('[data-run-field="' + name + '"]');
                     if (field) { field.textContent = data[name]; }
                 });
+                var beat = root.querySelector('[data-run-field="heartbeat_at"]');
+                if (beat && data.heartbeat_at) {
+                    beat.textContent = new Date(data.heartbeat_at).toLocaleTimeString([], {hour12: false});
+                }
                 if (data.finished) { window.location.reload(); } else { window.setTimeout(poll, 1000); }
             })
             .catch(function () { window.setTimeout(poll, 3000); });
