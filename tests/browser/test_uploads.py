@@ -25,7 +25,7 @@ def test_an_upload_is_followed_to_its_end(page, django_user_model, tmp_path):
     path = tmp_path / "runner.jsonl"
     path.write_text(records_jsonl(25))
     visit(page, f"/admin/firstparty/runs/{run.pk}/upload/")
-    page.get_by_label("Records file (.jsonl or .csv)").set_input_files(str(path))
+    page.get_by_label("Records file (.jsonl, .csv or a runner's .json)").set_input_files(str(path))
     page.get_by_role("button", name="Upload", exact=True).click()
     expect(page.locator(".import-summary")).to_contain_text("25 records imported from runner.jsonl")
     assert RequestRecord.objects.filter(run=run).count() == 25
