@@ -23,7 +23,7 @@ from benchmarks.csv_export import csv_text
 from benchmarks.metrics import METRICS
 
 from .figures import PRICE, PageFigure, block_label, reads_data
-from .formatting import price_decimals, quantize
+from .formatting import plain_number, price_decimals, quantize
 
 
 def offers_download(block):
@@ -41,6 +41,7 @@ class Row:
     metric: str  # key
     metric_label: str
     value: object  # Decimal as printed, or None
+    exact: object  # the same number at the precision stored (an average unrounded), or None
     unit: str
     text: str
     dates: list = field(default_factory=list)  # datetimes (snapshots) or dates (a price's effective date)
@@ -71,11 +72,19 @@ def _price_rows(item, block_id, figure):
                           (_("output price per 1M tokens"), price.output_per_m)):
         yield Row(
             block=item.place, block_id=block_id, figure=figure.label, endpoint=figure.endpoint, metric=PRICE,
-            metric_label=label, value=quantize(amount, price_decimals(amount)), unit=price.currency,
+            metric_label=label, value=quantize(amount, price_decimals(amount)), exact=amount, unit=price.currency,
             text=figure.text, dates=[price.effective_date],
             snapshot_ids=[price.snapshot_id] if price.snapshot_id else [], sources=[price.source],
             stale=figure.stale,
         )
+
+
+def exact_value(figure):
+    """What the printed number rounds: the stored value, or the plain mean of an average's values."""
+    if figure.value is None or not figure.measurements:
+        return None
+    values = [row.value for row in figure.measurements]
+    return sum(values) / len(values)
 
 
 def figure_rows(item, block_id):
@@ -89,6 +98,7 @@ def figure_rows(item, block_id):
         Row(
             block=item.place, block_id=block_id, figure=figure.label, endpoint=figure.endpoint,
             metric=figure.metric, metric_label=str(metric.label) if metric else "", value=figure.value,
+            exact=exact_value(figure),
             unit=figure.unit if figure.value is not None else "", text=figure.text,
             dates=[snapshot.measured_at for snapshot in snapshots],
             snapshot_ids=[snapshot.pk for snapshot in snapshots], sources=figure.sources,
@@ -118,17 +128,18 @@ def find_block(blocks, block_id):
 
 def headers():
     return [
-        _("block"), _("figure"), _("endpoint"), _("metric"), _("value"), _("unit"), _("as printed"),
-        _("snapshot date"), _("source"), _("source URL"), _("based on"),
+        _("block"), _("figure"), _("endpoint"), _("metric"), _("value"), _("full precision"), _("unit"),
+        _("as printed"), _("snapshot date"), _("source"), _("source URL"), _("based on"), _("stale"),
     ]
 
 
 def csv_cells(row):
     return [
         row.block, row.figure, str(row.endpoint) if row.endpoint is not None else "", row.metric_label,
-        row.value, row.unit, row.text, "; ".join(moment_text(moment) for moment in row.dates),
+        row.value, plain_number(row.exact), row.unit, row.text,
+        "; ".join(moment_text(moment) for moment in row.dates),
         "; ".join(str(source) for source in row.sources), "; ".join(source.url for source in row.sources),
-        row.based_on,
+        row.based_on, _("yes") if row.stale else "",
     ]
 
 
@@ -151,6 +162,8 @@ def row_json(row):
         "metric_label": row.metric_label,
         # A JSON number: printed values have few digits, so the float's shortest form is the printed one.
         "value": None if row.value is None else float(row.value),
+        # As a string: a float would round what the column exists to keep.
+        "full_precision": plain_number(row.exact) or None,
         "unit": row.unit,
         "text": row.text,
         "snapshot_dates": [moment_text(moment) for moment in row.dates],

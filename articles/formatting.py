@@ -148,3 +148,12 @@ def format_price_pair(price, lang=None):
         return DASH
     first, second = price.input_per_m, price.output_per_m
     return f"{format_money(first, price.currency, lang)} / {format_money(second, price.currency, lang)}"
+
+
+def plain_number(number):
+    """A number for machines: a dot for decimals in every language, no grouping, no exponent and no
+    trailing zeros ("283.4", never "283,400000" or "2.834E+2"); "" for None."""
+    if number is None:
+        return ""
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text

@@ -31,8 +31,8 @@ pytestmark = pytest.mark.django_db
 
 ARTICLE = "/en/fastest-llm-api/"
 ARTICLE_ES = "/es/api-llm-mas-rapida/"
-HEADERS_EN = ["block", "figure", "endpoint", "metric", "value", "unit", "as printed", "snapshot date", "source",
-              "source URL", "based on"]
+HEADERS_EN = ["block", "figure", "endpoint", "metric", "value", "full precision", "unit", "as printed",
+              "snapshot date", "source", "source URL", "based on", "stale"]
 LINK = re.compile(r'<p class="download-link"><a href="([^"]+)"')
 
 
@@ -142,10 +142,37 @@ def test_a_leaderboard_csv_gives_the_average_the_page_prints_with_every_snapshot
     cell = re.search(r'<td class="num"[^>]*>([^<]+)<', article).group(1)
     assert row["as printed"] == cell == "100.3"  # (90 + 100 + 111) / 3, as printed
     assert row["value"] == "100.3" and row["unit"] == "tokens/s"
+    # What the printed value rounds, for a reader who needs more than the page shows.
+    assert row["full precision"].startswith("100.33333") and row["stale"] == ""
     assert row["based on"] == "average of 3 values over 24 h"
     assert len(row["snapshot date"].split("; ")) == 3
     assert row["source"] == "Our probe · Kimi K3 plans" and row["source URL"] == "https://example.com/kimi"
-    assert client.get(page.url + "data/json/").json()["figures"][0]["value"] == 100.3
+    [figure] = client.get(page.url + "data/json/").json()["figures"]
+    assert figure["value"] == 100.3 and figure["full_precision"].startswith("100.33333")
+
+
+def test_rounded_figures_carry_their_stored_value_and_stale_ones_say_so(client):
+    model = LanguageModelFactory(name="Kimi K3")
+    source = SourceFactory(publisher="Our probe", title="Kimi K3 plans", url="https://example.com/kimi")
+    plan = EndpointFactory(provider=ProviderFactory(name="Moonshot"), model=model)
+    SnapshotFactory(source=source, measured_at=timezone.now() - datetime.timedelta(days=40),
+                    values=[(plan, "output_speed_median", "283.4567"), (plan, "ttfc_median", "0.41234")],
+                    published=True)
+    value = {"model": model.pk, "source": source.pk, "sort_metric": "output_speed_median",
+             "columns": [{"field": "output_speed_median", "difference_to_leader": False},
+                         {"field": "ttfc_median", "difference_to_leader": False}],
+             "name_style": "short", "show_api_model": False, "cite_sources": True}
+    page = make_article([{"type": "provider_table", "value": value}], sources=[source])
+    rows = {row["metric"]: row for row in read_csv(client.get(page.url + "data/csv/"))}
+    speed = rows["Output speed"]
+    assert (speed["value"], speed["full precision"]) == ("283.5", "283.4567")
+    assert speed["stale"] == "yes" and rows["First chunk"]["full precision"] == "0.41234"
+    figures = client.get(page.url + "data/json/").json()["figures"]
+    assert {f["full_precision"] for f in figures} == {"283.4567", "0.41234"}
+    assert all(f["stale"] for f in figures)
+    # The page's machine-readable values are plain numbers with a dot, in Spanish too.
+    spanish = client.get(page.url.replace("/en/", "/es/", 1).replace(page.slug_en, page.slug_es)).text
+    assert re.findall(r'<data value="([^"]+)"', spanish) == ["283.4567", "0.41234"]
 
 
 def test_spanish_downloads_use_spanish_labels_and_plain_numbers(client, demo_site):
@@ -153,8 +180,9 @@ def test_spanish_downloads_use_spanish_labels_and_plain_numbers(client, demo_sit
     assert response["Content-Disposition"] == 'attachment; filename="api-llm-mas-rapida-cifras.csv"'
     assert response["Content-Language"] == "es"
     header = next(csv.reader(io.StringIO(response.content.decode())))
-    assert header == ["bloque", "cifra", "endpoint", "métrica", "valor", "unidad", "tal como se muestra",
-                      "fecha de la instantánea", "fuente", "URL de la fuente", "basada en"]
+    assert header == ["bloque", "cifra", "endpoint", "métrica", "valor", "precisión completa", "unidad",
+                      "tal como se muestra", "fecha de la instantánea", "fuente", "URL de la fuente", "basada en",
+                      "desfasado"]
     rows = read_csv(response)
     shown = printed(client.get(ARTICLE_ES).text)
     assert all(squeeze(row["tal como se muestra"]) in shown for row in rows)

@@ -5,6 +5,14 @@ from django.utils.translation import gettext as _
 register = template.Library()
 
 
+@register.filter
+def machine_number(number):
+    """For <data value>: the stored number as machines read it, whatever the page's language."""
+    from articles.formatting import plain_number
+
+    return plain_number(number)
+
+
 def _page_data(context):
     return context.get("data") or context.get("page_data")
 
