@@ -377,3 +377,20 @@ def test_upload_needs_permission(client, django_user_model, db):
     # Wagtail turns a refusal into a redirect to the dashboard with a message.
     assert response.status_code == 302 and response["Location"] == reverse("wagtailadmin_home")
     assert reverse("benchmarks_import_snapshot:upload") not in client.get(reverse("wagtailadmin_home")).text
+
+
+def test_a_correction_saved_from_the_editor_keeps_the_seconds_of_its_time(editor_client, endpoints):
+    import datetime
+
+    from .admin_forms import form_data
+
+    moment = datetime.datetime(2026, 11, 30, 11, 56, 23, tzinfo=datetime.UTC)
+    published = SnapshotFactory(values=[(endpoints["fw_glm"], "output_speed_median", "210.4")], published=True,
+                                measured_at=moment, fetched_at=moment)
+    editor_client.post(url("snapshot", "correct", published.pk))
+    correction = Snapshot.objects.get(supersedes=published)
+    # The editor saves the draft as the browser posts it, without touching the dates.
+    data = form_data(editor_client.get(url("snapshot", "edit", correction.pk)).text, "w-editor-form")
+    assert editor_client.post(url("snapshot", "edit", correction.pk), data).status_code == 302
+    correction.refresh_from_db()
+    assert (correction.measured_at, correction.fetched_at) == (moment, moment)

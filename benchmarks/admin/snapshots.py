@@ -16,7 +16,7 @@ from wagtail.admin.panels import FieldPanel, FieldRowPanel, MultiFieldPanel, Obj
 from wagtail.admin.ui.menus import MenuItem as ListingMenuItem
 from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
-from wagtail.admin.widgets import HeaderButton
+from wagtail.admin.widgets import AdminDateTimeInput, HeaderButton
 from wagtail.permission_policies import ModelPermissionPolicy
 from wagtail.permissions import register_permission_policy
 from wagtail.snippets.views.snippets import (
@@ -383,6 +383,12 @@ class SnapshotCorrectView(SnapshotActionView):
         return redirect(self.snapshot_url("edit", draft))
 
 
+def seconds_input():
+    # Wagtail's default date-time format stops at minutes: saving a correction untouched moved its
+    # measurement time back to the minute (11:56:23 became 11:56:00), no longer the time of the original.
+    return AdminDateTimeInput(format="%Y-%m-%d %H:%M:%S")
+
+
 class SnapshotViewSet(SnippetViewSet):
     model = Snapshot
     icon = "table"
@@ -420,8 +426,8 @@ class SnapshotViewSet(SnippetViewSet):
                     FieldRowPanel(
                         [FieldPanel("effort"), FieldPanel("concurrency"), FieldPanel("sample_size")]
                     ),
-                    FieldRowPanel([FieldPanel("window_start"), FieldPanel("window_end")]),
-                    FieldRowPanel([FieldPanel("measured_at"), FieldPanel("fetched_at")]),
+                    FieldRowPanel([FieldPanel(name, widget=seconds_input()) for name in ("window_start", "window_end")]),
+                    FieldRowPanel([FieldPanel(name, widget=seconds_input()) for name in ("measured_at", "fetched_at")]),
                 ],
                 heading=_("What was measured and how"),
             ),
