@@ -32,10 +32,18 @@ def rankings(figure_map):
     return {key: [by_position[p] for p in sorted(by_position)] for key, by_position in found.items()}
 
 
-def _ranking_text(labels):
-    shown = labels[:RANKING_SHOWN]
-    text = ", ".join(f"{n}. {label}" for n, label in enumerate(shown, start=1))
-    return text + (" …" if len(labels) > RANKING_SHOWN else "")
+def _ranking_text(labels, start=0):
+    """Positions start+1 … start+RANKING_SHOWN, with "…" where the list goes on."""
+    shown = labels[start:start + RANKING_SHOWN]
+    text = ", ".join(f"{n}. {label}" for n, label in enumerate(shown, start=start + 1))
+    return ("… " if start else "") + text + (" …" if len(labels) > start + RANKING_SHOWN else "")
+
+
+def _first_quoted(old_ids, new_ids):
+    """Where the quoted positions begin: at 1 when the order changes among the first RANKING_SHOWN,
+    else one place above the first that changed, so "Was" and "Now" show the rows that moved."""
+    first = next(n for n in range(max(len(old_ids), len(new_ids))) if old_ids[n:n + 1] != new_ids[n:n + 1])
+    return 0 if first < RANKING_SHOWN else first - 1
 
 
 def mentions(blocks, names):
@@ -94,4 +102,5 @@ def _ranking_change(key, place, was, now):
     if old_ids[0] != new_ids[0]:
         # A new first place: the "fastest" (or cheapest, most accurate) the prose may name.
         return (index, place, change_key, PICK, _("leader"), old_ids[0], new_ids[0])
-    return (index, place, change_key, RANKING, _("order"), _ranking_text(old_ids), _ranking_text(new_ids))
+    start = _first_quoted(old_ids, new_ids)
+    return (index, place, change_key, RANKING, _("order"), _ranking_text(old_ids, start), _ranking_text(new_ids, start))

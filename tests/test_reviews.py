@@ -266,3 +266,15 @@ def test_a_new_ranking_lists_the_prose_that_names_a_moved_provider(glm):
     assert not any(place.startswith("Paragraph (block 3)") for place in named)  # names no provider
     # The Z.ai card never names Z.ai, but all its text is about Z.ai: it is listed too.
     assert "Provider cards (block 4) › Z.ai" in named
+
+
+def test_a_reordering_far_down_a_ranking_quotes_the_rows_that_moved():
+    from reviews.page_figures import _ranking_change
+
+    hosts = [f"Host {n}" for n in range(1, 11)]
+    moved = hosts[:6] + [hosts[7], hosts[6]] + hosts[8:]  # 7th and 8th swap places
+    change = _ranking_change((1, "speed"), "Provider table", [(h, h) for h in hosts], [(h, h) for h in moved])
+    *_head, kind, _figure, was, now = change
+    assert kind == "ranking"
+    assert was == "… 6. Host 6, 7. Host 7, 8. Host 8, 9. Host 9, 10. Host 10"
+    assert now == "… 6. Host 6, 7. Host 8, 8. Host 7, 9. Host 9, 10. Host 10"
