@@ -276,3 +276,32 @@ def test_editor_shows_the_token_in_both_languages(editor_client, glm):
     assert (row.english_shown, row.text_shown) == ("<p>Leads at {1} tokens/s.</p>", "<p>Lidera con {1} tokens/s.</p>")
     assert "Lidera con {1} tokens/s." in response.text
     assert dataref_texts(editor_client.get(f"/es/{page.slug_es}/").text) == ["283.4"]
+
+
+def test_a_stale_reference_prints_its_last_value_marked_with_its_date(client):
+    """Data aged past its freshness: prose keeps the last value, marked like a stale table cell."""
+    import datetime
+
+    from django.utils import timezone
+
+    from articles.templatetags.article_tags import short_date
+    from tests.factories import ProviderFactory
+
+    model = LanguageModelFactory(name="Kimi K3")
+    source = SourceFactory(publisher="Our probe", title="Kimi K3 plans")
+    moonshot = EndpointFactory(provider=ProviderFactory(name="Moonshot"), model=model)
+    groq = EndpointFactory(provider=ProviderFactory(name="Groq"), model=model)
+    moment = timezone.now() - datetime.timedelta(days=60)
+    SnapshotFactory(source=source, measured_at=moment, published=True,
+                    values=[(moonshot, "output_speed_median", "120.5"), (groq, "output_speed_median", "90.1")])
+    refs = [ref_html(model, "output_speed_median", source=source, compare=compare, endpoint=endpoint)
+            for compare, endpoint in (("leader", None), ("", groq), ("count", None), ("rank", groq))]
+    page = make_article([paragraph("<p>{} leads; {} tokens/s; {} hosts; ranked {}.</p>".format(*refs))],
+                        sources=[source])
+
+    html = client.get(page.url).text
+    assert dataref_texts(html) == ["Moonshot", "90.1", "2", "2nd"]
+    assert html.count("dataref--stale") == 4
+    flags = re.findall(r'</span><span class="stale-flag"[^>]*>([^<]+)</span>', html)
+    assert flags == [f"stale · {short_date(moment)}"] * 4
+    assert "dataref--missing" not in html

@@ -47,19 +47,31 @@ def render_resolved(resolved, page_data=None, lang=None):
     from articles.templatetags.article_tags import footnotes
 
     classes = ["dataref"]
+    flag = ""
     if resolved.value is None:
         classes.append("dataref--missing")
     elif _is_stale(resolved, page_data):
         classes.append("dataref--stale")
+        flag = _stale_flag(resolved)
     marker = footnotes({"page_data": page_data}, resolved.sources) if page_data is not None else ""
     return format_html(
-        '<span class="{}" data-dataref="{}" title="{}">{}</span>{}',
+        '<span class="{}" data-dataref="{}" title="{}">{}</span>{}{}',
         " ".join(classes),
         resolved.ref.key,
         _provenance(resolved),
         format_resolved(resolved, lang),
+        flag,
         marker,
     )
+
+
+def _stale_flag(resolved):
+    """The mark a stale table cell carries ("stale · 3 Dec"): a reader of prose is told the same."""
+    from articles.figures import Figure
+
+    measurements = (resolved.measurement,) if resolved.measurement is not None else ()
+    figure = Figure(row="", column="", text="", measurements=measurements, price=resolved.price, stale=True)
+    return render_to_string("articles/includes/stale_flag.html", {"figure": figure})
 
 
 def render_attrs_list(attrs_list, page_data=None, lang=None):

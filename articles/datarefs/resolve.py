@@ -76,8 +76,9 @@ def data_for(refs, page_data=None):
 def _ranked(data, ref, for_pick):
     model, source = _stub(ref.model_id), _stub(ref.source_id)
     # A model's "best" value is a pick: where the page data knows freshness, stale rows can't be it.
+    # With no fresh row at all the last values stand, marked stale when printed, rather than a dash.
     if for_pick and hasattr(data, "fresh_ranked"):
-        return data.fresh_ranked(model, ref.metric, source)
+        return data.fresh_ranked(model, ref.metric, source) or data.ranked(model, ref.metric, source)
     return data.ranked(model, ref.metric, source)
 
 
