@@ -6,9 +6,15 @@ from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
+from articles.page_create_view import CreateWithoutAutosaveView
 from articles.sitemap import PageSitemap
 
 urlpatterns = [
+    # Ahead of Wagtail's own route for the same URL (articles/page_create_view.py says why).
+    path(
+        "admin/pages/add/<slug:content_type_app_name>/<slug:content_type_model_name>/<int:parent_page_id>/",
+        CreateWithoutAutosaveView.as_view(),
+    ),
     path("admin/", include(wagtailadmin_urls)),
     path("documents/", include(wagtaildocs_urls)),
     path("i18n/", include("django.conf.urls.i18n")),

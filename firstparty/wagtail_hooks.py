@@ -12,10 +12,11 @@ from wagtail.admin.viewsets.model import ModelViewSet
 from wagtail.snippets.models import register_snippet
 from wagtail.snippets.views.snippets import IndexView, SnippetViewSetGroup
 
-from benchmarks.models import Snapshot
+from benchmarks.models import Snapshot, Source
 
 from . import admin_views
 from .admin_views import URLS
+from .endpoint_picker import EndpointPicker, picker_queryset
 from .models import ProbeConfig, Run, Series
 from .run_edit import RunEditView
 from .scheduling import api_key
@@ -120,6 +121,14 @@ class RunViewSet(ModelViewSet):
     ]
     form_fields = ["name", "source", "endpoints", "requests_per_endpoint", "workload", "effort", "tokenizer",
                    "measured_at"]
+
+    def formfield_for_dbfield(self, db_field, **kwargs):
+        # A run's figures are our own measurements: only a first-party source may carry them.
+        if db_field.name == "source":
+            kwargs["queryset"] = Source.objects.filter(kind=Source.Kind.FIRST_PARTY)
+        elif db_field.name == "endpoints":
+            kwargs.update(queryset=picker_queryset(), widget=EndpointPicker)
+        return super().formfield_for_dbfield(db_field, **kwargs)
 
 
 class FirstPartyGroup(SnippetViewSetGroup):

@@ -15,6 +15,7 @@ from ..models import Endpoint, LanguageModel, Provider, Source
 # --- providers, models, endpoints, sources ----------------------------------------------------
 from .choosers import SpanishOptionalForm, chooser_viewset_class, translated_row
 from .host_endpoints import ADD_ENDPOINT, HostEndpointsView
+from .source_title import ReaderTitlePanel, SourceForm
 
 
 class ProviderViewSet(SnippetViewSet):
@@ -158,11 +159,12 @@ class SourceViewSet(SnippetViewSet):
             LicenceWarningPanel(),
             translated_row("title", _("Title")),
             FieldRowPanel([FieldPanel("publisher"), FieldPanel("kind")]),
+            ReaderTitlePanel(),
             FieldPanel("url"),
             FieldRowPanel([FieldPanel("licence"), FieldPanel("accessed_on")]),
             FieldPanel("licence_allows_publication"),
             translated_row("attribution", _("Required attribution")),
             FieldRowPanel([FieldPanel("auto_publish"), FieldPanel("is_demo")]),
         ],
-        base_form_class=SpanishOptionalForm,
+        base_form_class=SourceForm,
     )
