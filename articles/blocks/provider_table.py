@@ -121,7 +121,9 @@ class ProviderTableValue(blocks.StructValue):
                     )
                     cells.append({"text": text, "figure": figure})
             name_sources = []
-            for src in measured_sources[:1] + ([price.source] if price else []):
+            # The price page is cited only where the table prints the price.
+            shows_price = any(column["kind"] == "price" for column in columns)
+            for src in measured_sources[:1] + ([price.source] if price and shows_price else []):
                 if src not in name_sources:
                     name_sources.append(src)
             rows.append(
