@@ -9,6 +9,8 @@ pytestmark = pytest.mark.browser
 
 DATA_PAGES = ("/en/fastest-llm-api/data/", "/es/api-llm-mas-rapida/data/")
 ARTICLES = ("/en/fastest-llm-api/", "/es/api-llm-mas-rapida/")
+# The scorecard shows its API identifiers as the demo loads it.
+SCORECARDS = ("/en/glm-5-3-flash-providers/", "/es/proveedores-glm-5-3-flash/")
 
 # Swipe each table to its far end, then look at what a reader sees there.
 AFTER_SWIPE = """() => [...document.querySelectorAll('.table-scroll')].map(box => {
@@ -33,7 +35,7 @@ AFTER_SWIPE = """() => [...document.querySelectorAll('.table-scroll')].map(box =
 })"""
 
 
-@pytest.mark.parametrize("url", DATA_PAGES + ARTICLES)
+@pytest.mark.parametrize("url", DATA_PAGES + ARTICLES + SCORECARDS)
 def test_after_a_swipe_values_keep_their_row_label_and_column_header(open_page, url):
     page = open_page(PHONE)
     assert page.goto(url).ok
@@ -59,7 +61,7 @@ PROVIDER_OVERFLOW = """() => [...document.querySelectorAll('table.provider-table
 })"""
 
 
-@pytest.mark.parametrize("url", ARTICLES)
+@pytest.mark.parametrize("url", ARTICLES + SCORECARDS)
 def test_provider_cells_hold_long_api_identifiers(open_page, url, settings):
     from articles.models import ArticlePage
 
