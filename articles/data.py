@@ -252,11 +252,20 @@ class PageData(WindowMixin):
         ]
         return max(times) if times else None
 
-    def sources_shown(self):
-        """Every source whose figures the blocks show: measurements and prices."""
-        models, sources = self.requirements
-        shown = dict(sources)
-        for price in self.prices.values():
-            shown.setdefault(price.source_id, price.source)
+    @cached_property
+    def _printed_sources(self):
+        from .figures import page_figures
+
+        shown = {}
+        for found in page_figures(self.blocks, self):
+            for source in found.figure.sources:
+                shown.setdefault(source.pk, source)
         return shown
 
+    def sources_shown(self):
+        """Every source of a figure the blocks print (measurements, prices, data references).
+
+        Not every price the models have: a page with no price column shows no price page, so its
+        banner, creators and attributions must not come from one.
+        """
+        return dict(self._printed_sources)

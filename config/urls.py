@@ -7,6 +7,7 @@ from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
 from articles.page_create_view import CreateWithoutAutosaveView
+from articles.robots import robots_txt
 from articles.sitemap import PageSitemap
 
 urlpatterns = [
@@ -19,6 +20,7 @@ urlpatterns = [
     path("documents/", include(wagtaildocs_urls)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("sitemap.xml", sitemap, {"sitemaps": {"pages": PageSitemap}}, name="sitemap"),
+    path("robots.txt", robots_txt, name="robots_txt"),
 ]
 
 if settings.DEBUG:

@@ -13,6 +13,7 @@ from .base import (
     NAME_STYLE_CHOICES,
     DataBlockMixin,
     endpoint_name,
+    localized,
     max_rows_block,
     metric_choice,
     model_chooser,
@@ -31,6 +32,11 @@ class TableColumnBlock(blocks.StructBlock):
         required=False,
         label=gettext_lazy("add a difference-to-leader column"),
         help_text=gettext_lazy("e.g. “Δ vs fastest”: each row's gap to the best value of this metric."),
+    )
+    # Two difference columns would otherwise both read "Δ vs fastest" (speed and first chunk alike).
+    difference_label_en = blocks.CharBlock(
+        required=False, label=gettext_lazy("difference column heading"),
+        help_text=gettext_lazy("Empty: “Δ vs <leader>”, e.g. “Δ vs fastest”."),
     )
 
     class Meta:
@@ -57,7 +63,8 @@ class ProviderTableValue(blocks.StructValue):
             metric = get_metric(field)
             result.append({"kind": "metric", "metric": metric, "header": metric_header(metric)})
             if column["difference_to_leader"]:
-                result.append({"kind": "difference", "metric": metric, "header": difference_header(metric)})
+                header = localized(column, "difference_label") or difference_header(metric)
+                result.append({"kind": "difference", "metric": metric, "header": header})
         return result
 
     def compute(self, data):
@@ -121,7 +128,9 @@ class ProviderTableValue(blocks.StructValue):
                     )
                     cells.append({"text": text, "figure": figure})
             name_sources = []
-            for src in measured_sources[:1] + ([price.source] if price else []):
+            # The price page is cited only where the table prints the price.
+            shows_price = any(column["kind"] == "price" for column in columns)
+            for src in measured_sources[:1] + ([price.source] if price and shows_price else []):
                 if src not in name_sources:
                     name_sources.append(src)
             rows.append(

@@ -54,14 +54,16 @@ def render_resolved(resolved, page_data=None, lang=None):
         classes.append("dataref--stale")
         flag = _stale_flag(resolved)
     marker = footnotes({"page_data": page_data}, resolved.sources) if page_data is not None else ""
+    text = format_resolved(resolved, lang)
     return format_html(
-        '<span class="{}" data-dataref="{}" title="{}">{}</span>{}{}',
+        '<span class="{}" data-dataref="{}" title="{}">{}</span>{}{}{}',
         " ".join(classes),
         resolved.ref.key,
         _provenance(resolved),
-        format_resolved(resolved, lang),
+        text,
         flag,
         marker,
+        _trail_control(resolved, text),
     )
 
 
@@ -72,6 +74,21 @@ def _stale_flag(resolved):
     measurements = (resolved.measurement,) if resolved.measurement is not None else ()
     figure = Figure(row="", column="", text="", measurements=measurements, price=resolved.price, stale=True)
     return render_to_string("articles/includes/stale_flag.html", {"figure": figure})
+
+
+def _trail_control(resolved, text):
+    """The same ⓘ button and trail as a table's figures: a title never shows by keyboard or on touch."""
+    from articles.figures import Figure
+    from articles.templatetags.article_tags import provenance_control
+
+    if resolved.value is None:
+        return ""
+    behind = tuple(row for row in (resolved.measurement, resolved.compared_with) if row is not None)
+    figure = Figure(
+        row="", column="", text=str(text), endpoint=resolved.endpoint, metric=resolved.ref.metric,
+        measurements=behind, price=resolved.price,
+    )
+    return mark_safe(render_to_string("articles/includes/provenance_control.html", provenance_control(figure)).strip())
 
 
 def render_attrs_list(attrs_list, page_data=None, lang=None):

@@ -137,11 +137,9 @@ def provenance_control(figure):
 
     from benchmarks.metrics import METRICS
 
-    moment = figure_date(figure)
-    if figure.price is not None:
-        method = _("List price per 1M input and output tokens, from the provider's published prices.")
-        date = date_format(figure.price.effective_date, "DATE_FORMAT")
-    else:
+    # A sentence can hold measured figures and a price: its trail names both, each with its own date.
+    methods, snapshot_date, price_date = [], "", ""
+    if figure.measurements:
         metric = METRICS.get(figure.metric)
         method = str(metric.definition) if metric is not None else ""
         # The workload is stored as the source wrote it (English): quoted on English pages only.
@@ -152,9 +150,13 @@ def provenance_control(figure):
             method = _("Average of %(n)s published values over %(hours)s hours. %(method)s") % {
                 "n": len(figure.measurements), "hours": figure.window_hours, "method": method,
             }
-        date = date_format(moment, "DATE_FORMAT") if moment is not None else ""
-    return {"figure": figure, "sources": figure.sources, "date": date, "method": method,
-            "is_price": figure.price is not None}
+        methods.append(method)
+        snapshot_date = date_format(max(row.snapshot.measured_at for row in figure.measurements), "DATE_FORMAT")
+    if figure.price is not None:
+        methods.append(_("List price per 1M input and output tokens, from the provider's published prices."))
+        price_date = date_format(figure.price.effective_date, "DATE_FORMAT")
+    return {"figure": figure, "sources": figure.sources, "snapshot_date": snapshot_date, "price_date": price_date,
+            "method": " ".join(method for method in methods if method)}
 
 
 @register.inclusion_tag("articles/includes/download_link.html", takes_context=True)
