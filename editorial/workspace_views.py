@@ -16,6 +16,7 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from . import approval
+from .addresses import address_changes
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
 from .workspace import (
@@ -154,6 +155,7 @@ class ReviewView(ObjectMixin, TemplateView):
             object=self.object,
             draft=submitted,
             rows=review_rows(self.object, submitted) if submitted else [],
+            address_changes=address_changes(self.object, submitted),
             may_approve=submitted is not None and approval.may_approve(self.request.user, submitted),
             workspace_url=workspace_url(self.object),
         )
