@@ -7,7 +7,8 @@ class ArticlesConfig(AppConfig):
     verbose_name = _("Articles")
 
     def ready(self):
-        from . import cache_purge, publishing
+        from . import address_redirects, cache_purge, publishing
 
+        address_redirects.connect()
         cache_purge.connect()
         publishing.install()

@@ -21,6 +21,7 @@ from .blocks.choosers import shared_chooser_lookups
 from .data import PageData
 from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
+from .language_version import LanguageVersionMixin
 from .prerender import HEADER as PRERENDER_HEADER
 from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
 
@@ -53,7 +54,7 @@ def in_current_language(articles):
     return [article for article in articles if article.has_body_in(language)]
 
 
-class HomePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
+class HomePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin, Page):
     intro = RichTextField(_("intro"), blank=True)
     query_parameters = {"page": ()}  # config/query_contract.py
 
@@ -72,7 +73,8 @@ class HomePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin,
         return context
 
 
-class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, Page):
+class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin,
+                       Page):
     intro = RichTextField(_("intro"), blank=True)
     query_parameters = {"page": ()}  # config/query_contract.py
 
@@ -92,8 +94,8 @@ class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePrevi
         return context
 
 
-class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, ArticleDataRoutesMixin,
-                  RoutablePageMixin, Page):
+class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin,
+                  ArticleDataRoutesMixin, RoutablePageMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
@@ -140,6 +142,9 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     def has_body_in(self, language):
         """Articles never fall back to English text: a language without a body has no version."""
         return language == "en" or bool(getattr(self, f"body_{language}", None))
+
+    def has_version_in(self, language):
+        return self.has_body_in(language)  # the title falls back (docs/translation.md)
 
     def _require_language_version(self, request):
         # Previews still show the empty language (the editor is writing it); readers get a 404.

@@ -17,6 +17,7 @@ from wagtail.models import Page
 
 from config import four_eyes
 
+from .held import is_held, live_sources, sources_of
 from .models import ApprovedSegment, TranslationDraft
 from .segments import RICH, storable
 from .spanish import english_segments
@@ -82,14 +83,35 @@ def approve(obj, draft_id, user, version, mode=PUBLISH):
         # by any other way than the workspace, is not trusted); a key the English no longer has is
         # treated as rich text, the stricter reading.
         kinds = {}
-        for segment in english_segments(obj):
-            kinds.update({segment.alias: segment.kind} if segment.alias else {})
-            kinds[segment.key] = segment.kind
+        latest = getattr(obj, "get_latest_revision_as_object", None)
+        latest = latest() if latest is not None else obj
+        for english in (latest, obj):
+            for segment in english_segments(english):
+                kinds.update({segment.alias: segment.kind} if segment.alias else {})
+                kinds[segment.key] = segment.kind
+        # Spanish for English that is not live (an editor's unpublished draft) is held: it goes live
+        # only with that English (editorial.held), never beside the live English.
+        live, latest_english = live_sources(obj), sources_of(latest)
+        held = 0
         for segment in draft.segments.all():
+            waits = is_held(live, latest_english, segment.key, segment.source_text)
             if not segment.text.strip():
-                ApprovedSegment.objects.filter(memory=draft.memory, key=segment.key).delete()
+                if waits:
+                    ApprovedSegment.objects.filter(memory=draft.memory, key=segment.key).update(
+                        held_text="", held_source_text=""
+                    )
+                else:
+                    ApprovedSegment.objects.filter(memory=draft.memory, key=segment.key).delete()
                 continue
             text = storable(kinds.get(segment.key, RICH), segment.text, segment.source_text)
+            if waits:
+                held += 1
+                ApprovedSegment.objects.update_or_create(
+                    memory=draft.memory,
+                    key=segment.key,
+                    defaults={"held_text": text, "held_source_text": segment.source_text, "approved_by": user},
+                )
+                continue
             ApprovedSegment.objects.update_or_create(
                 memory=draft.memory,
                 key=segment.key,
@@ -107,9 +129,10 @@ def approve(obj, draft_id, user, version, mode=PUBLISH):
                 _("The approved Spanish could not be saved: %(problems)s") % {"problems": " ".join(error.messages)}
             ) from error
     logger.info(
-        "translation draft %s of %s %s approved by %s (%s)",
-        draft.pk, type(obj).__name__, obj.pk, user, mode,
+        "translation draft %s of %s %s approved by %s (%s, %s held for unpublished English)",
+        draft.pk, type(obj).__name__, obj.pk, user, mode, held,
     )
+    revision.held_segments = held
     return revision
 
 

@@ -8,6 +8,11 @@ class EditorialConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from wagtail.signals import published
+
+        from .held import on_published
         from .panels import drop_spanish_page_panels
 
         drop_spanish_page_panels()
+        # Pages send it too (after page_published), inside the publish's transaction.
+        published.connect(on_published, dispatch_uid="editorial-held-spanish")

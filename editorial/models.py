@@ -39,6 +39,10 @@ class ApprovedSegment(models.Model):
     text = models.TextField(_("Spanish text"))
     # The English this Spanish translates: when the English differs, the segment is outdated.
     source_text = models.TextField(_("English it translates"))
+    # Spanish approved for English that is not live yet (an editor's unpublished draft): held here and
+    # put only on a revision with that English, so it goes live with it (editorial.held).
+    held_text = models.TextField(_("Spanish held for unpublished English"), blank=True)
+    held_source_text = models.TextField(_("unpublished English it translates"), blank=True)
     approved_at = models.DateTimeField(_("approved"), auto_now=True)
     approved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

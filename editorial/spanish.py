@@ -137,7 +137,12 @@ def apply_approved_spanish(obj):
     draft as `obj.spanish_preview_overrides` ({key: text}), kept each time this runs while it renders."""
     if obj.pk is None:
         return obj
-    translations = {key: segment.text for key, segment in approved_texts(obj).items()}
+    from .held import with_held
+
+    approved = approved_texts(obj)
+    # A segment approved only for unpublished English has no live text yet (editorial.held).
+    live = {key: segment.text for key, segment in approved.items() if segment.text}
+    translations = with_held(obj, live, approved)
     translations.update(getattr(obj, "spanish_preview_overrides", None) or {})
     return apply_spanish(obj, translations)
 

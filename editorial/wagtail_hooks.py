@@ -7,10 +7,13 @@ from wagtail import hooks
 from wagtail.admin.menu import MenuItem
 from wagtail.models import Page
 
+from . import copy_buttons
 from .roles import is_translator_only
 from .views import TranslationStatusView
 from .workspace_panel import TranslationsAwaitingReviewPanel
 from .workspace_views import TRANSLATE_PERMISSION, PreviewView, ReviewView, WorkspaceView
+
+copy_buttons.remove()
 
 OBJECT = "translate/<str:app_label>/<str:model_name>/<int:pk>/"
 

@@ -19,9 +19,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import richtext_tokens
+from .held import held_view, is_held, live_object, live_sources
 from .models import ApprovedSegment, DraftSegment, TranslationDraft, TranslationMemory
 from .segments import RICH, Segment, is_blank, with_aliases, without_block_keys
 from .spanish import english_segments, memory_for
+
+# Which English the workspace lists: the live one (default), or an editor's unpublished draft, shown
+# as a marked preview; Spanish written for the draft's English is held until it is published
+# (editorial.held).
+ENGLISH_LIVE = "live"
+ENGLISH_DRAFT = "draft"
 
 MISSING = "missing"
 OUTDATED = "outdated"
@@ -68,6 +75,8 @@ class SegmentRow:
     english_shown: str = ""
     # A refused form shown again keeps the hash it was loaded with, so a clash since is still caught.
     form_seen: str = ""
+    # The English is an editor's unpublished draft's (differs from the live English, or is new there).
+    unpublished: bool = False
 
     @property
     def key(self):
@@ -141,14 +150,25 @@ def current_english(obj):
     return latest() if latest is not None else obj
 
 
-def workspace_rows(obj, memory=None, draft=None):
+def has_unpublished_english(obj):
+    """Whether an editor's unpublished draft has English text the live object does not."""
+    live = live_sources(obj)
+    return any(live.get(segment.key) != segment.source for segment in english_segments(current_english(obj)))
+
+
+def workspace_rows(obj, memory=None, draft=None, english=ENGLISH_LIVE):
     memory = memory or memory_for(obj)
-    segments = english_segments(current_english(obj))
+    source = current_english(obj) if english == ENGLISH_DRAFT else live_object(obj)
+    segments = english_segments(source)
+    live = live_sources(obj) if english == ENGLISH_DRAFT else {}
     approved = with_aliases({segment.key: segment for segment in memory.segments.all()}, segments)
     drafted = with_aliases({segment.key: segment for segment in draft.segments.all()} if draft else {}, segments)
     rows = []
     for index, segment in enumerate(segments):
-        row = SegmentRow(index, segment, approved.get(segment.key), drafted.get(segment.key))
+        row = SegmentRow(
+            index, segment, held_view(approved.get(segment.key), segment.source), drafted.get(segment.key),
+            unpublished=english == ENGLISH_DRAFT and live.get(segment.key) != segment.source,
+        )
         if row.is_rich:
             row.english_shown, row.elements = richtext_tokens.tokenize(segment.source)
         else:
@@ -204,9 +224,10 @@ def _clean_text(row, posted, obj=None):
     return posted, []
 
 
-def save_draft(obj, user, posted, submit=False):
+def save_draft(obj, user, posted, submit=False, english=ENGLISH_LIVE):
     """Write the segments the user changed into the open draft (created if none). `posted` maps a row
-    index to (text, seen hash, confirmed). Refuses everything if any segment is wrong or clashes."""
+    index to (text, seen hash, confirmed) of the rows listed for `english`. Refuses everything if any
+    segment is wrong or clashes."""
     memory = memory_for(obj)
     with transaction.atomic():
         # One save at a time per object: two first saves would each create the open draft.
@@ -216,7 +237,7 @@ def save_draft(obj, user, posted, submit=False):
             draft = TranslationDraft.objects.select_for_update().get(pk=draft.pk)
             if draft.status == TranslationDraft.Status.APPROVED:
                 draft = None  # approved while this save waited: start a new draft
-        rows = workspace_rows(obj, memory, draft)
+        rows = workspace_rows(obj, memory, draft, english)
         errors, clashes, writes = {}, set(), []
         for row in rows:
             if row.index not in posted:
@@ -275,6 +296,8 @@ class ReviewRow:
     english: str
     old: str
     new: str
+    # The English it translates is not live: approved, the Spanish waits for it (editorial.held).
+    unpublished: bool = False
 
     @property
     def diff(self):
@@ -287,9 +310,10 @@ def review_rows(obj, draft):
     segments = english_segments(current_english(obj))
     approved = with_aliases({segment.key: segment for segment in memory.segments.all()}, segments)
     labels = {segment.key: segment.label for segment in segments}
+    live, latest = live_sources(obj), {segment.key: segment.source for segment in segments}
     rows = []
     for segment in draft.segments.order_by("pk"):
-        old = approved.get(segment.key)
+        old = held_view(approved.get(segment.key), segment.source_text)
         if old is not None and old.text == segment.text and old.source_text == segment.source_text:
             continue
         rows.append(
@@ -299,6 +323,7 @@ def review_rows(obj, draft):
                 english=segment.source_text,
                 old=old.text if old else "",
                 new=segment.text,
+                unpublished=is_held(live, latest, segment.key, segment.source_text),
             )
         )
     return rows

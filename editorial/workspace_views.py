@@ -16,12 +16,16 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
 from . import approval
+from .addresses import address_changes
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
 from .workspace import (
+    ENGLISH_DRAFT,
+    ENGLISH_LIVE,
     STATUS_LABELS,
     DraftRefused,
     filter_rows,
+    has_unpublished_english,
     open_draft,
     review_rows,
     save_draft,
@@ -78,9 +82,14 @@ class WorkspaceView(ObjectMixin, TemplateView):
     page_title = gettext_lazy("Translate into Spanish")
     filters = (("", gettext_lazy("All")), *STATUS_LABELS.items())
 
+    @property
+    def english(self):
+        """Live English unless the draft's is asked for (`?english=draft`): a marked preview."""
+        return ENGLISH_DRAFT if self.request.GET.get("english") == ENGLISH_DRAFT else ENGLISH_LIVE
+
     def get_context_data(self, errors=None, posted=None, clashes=(), **kwargs):
         context = super().get_context_data(**kwargs)
-        rows = build_rows(self.object, self.memory, self.draft)
+        rows = build_rows(self.object, self.memory, self.draft, self.english)
         status = self.request.GET.get("status", "")
         counts = {key: sum(1 for row in rows if row.status == key) for key, _label in self.filters if key}
         counts[""] = len(rows)
@@ -104,6 +113,8 @@ class WorkspaceView(ObjectMixin, TemplateView):
             review_url=workspace_url(self.object, "editorial_workspace_review"),
             preview_url=workspace_url(self.object, "editorial_workspace_preview")
             if isinstance(self.object, Page) else "",
+            english=self.english,
+            has_unpublished_english=has_unpublished_english(self.object),
         )
         return context
 
@@ -115,7 +126,7 @@ class WorkspaceView(ObjectMixin, TemplateView):
                 posted[index] = (value, request.POST.get(f"seen-{index}", ""), bool(request.POST.get(f"confirm-{index}")))
         submit = request.POST.get("action") == "submit"
         try:
-            draft = save_draft(self.object, request.user, posted, submit=submit)
+            draft = save_draft(self.object, request.user, posted, submit=submit, english=self.english)
         except DraftRefused as refused:
             messages.error(request, _("Nothing was saved: correct the segments marked below."))
             self.draft = open_draft(self.memory)
@@ -127,8 +138,9 @@ class WorkspaceView(ObjectMixin, TemplateView):
             messages.info(request, _("Nothing changed."))
         else:
             messages.success(request, _("Your translation draft was saved. Readers do not see it yet."))
-        query = f"?status={request.GET['status']}" if request.GET.get("status") else ""
-        return redirect(workspace_url(self.object) + query)
+        query = {"status": request.GET.get("status", ""), "english": self.english if self.english == ENGLISH_DRAFT else ""}
+        query = "&".join(f"{name}={value}" for name, value in query.items() if value)
+        return redirect(workspace_url(self.object) + (f"?{query}" if query else ""))
 
 
 class ReviewView(ObjectMixin, TemplateView):
@@ -143,6 +155,7 @@ class ReviewView(ObjectMixin, TemplateView):
             object=self.object,
             draft=submitted,
             rows=review_rows(self.object, submitted) if submitted else [],
+            address_changes=address_changes(self.object, submitted),
             may_approve=submitted is not None and approval.may_approve(self.request.user, submitted),
             workspace_url=workspace_url(self.object),
         )
@@ -162,7 +175,7 @@ class ReviewView(ObjectMixin, TemplateView):
                 messages.success(request, _("The translation was sent back to the translator."))
             else:
                 mode = approval.DRAFT_ONLY if request.POST.get("mode") == approval.DRAFT_ONLY else approval.PUBLISH
-                approval.approve(self.object, self.draft.pk, request.user, version, mode)
+                revision = approval.approve(self.object, self.draft.pk, request.user, version, mode)
                 # A page or snippet never published has no live version to update: its Spanish goes
                 # out with its first publication, whatever the editor chose.
                 published = mode == approval.PUBLISH and getattr(self.object, "live", True)
@@ -171,6 +184,12 @@ class ReviewView(ObjectMixin, TemplateView):
                     _("The Spanish text was approved and published.") if published
                     else _("The Spanish text was approved; it goes live with the next publication."),
                 )
+                if getattr(revision, "held_segments", 0):
+                    messages.info(
+                        request,
+                        _("Some of it translates English that is not published yet: that Spanish goes live "
+                          "when the English is published."),
+                    )
         except approval.ApprovalRefused as refused:
             messages.error(request, str(refused))
             return redirect(workspace_url(self.object, "editorial_workspace_review"))

@@ -194,6 +194,9 @@ WAGTAIL_SITE_NAME = "LLM API Benchmarks"
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 10_000
 # The admin makes no calls to outside hosts: no release check, no Gravatar.
 WAGTAIL_ENABLE_UPDATE_CHECK = False
+# Wagtail's own redirects on a slug change or move know only the English url_path: ours cover both
+# languages, sub-routes and descendants (articles/address_redirects.py).
+WAGTAILREDIRECTS_AUTO_CREATE = False
 WAGTAIL_GRAVATAR_PROVIDER_URL = None
 WAGTAILADMIN_BASE_URL = env_str("WAGTAILADMIN_BASE_URL", "http://127.0.0.1:8000")
 WAGTAILSEARCH_BACKENDS = {"default": {"BACKEND": "wagtail.search.backends.database"}}

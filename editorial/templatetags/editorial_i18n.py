@@ -13,12 +13,12 @@ register = template.Library()
 @register.simple_tag(takes_context=True)
 def page_url_in(context, page, language):
     """The page's URL in `language`; the language's home when the page has no URL (e.g. an unsaved preview)
-    or no version in that language (an article without a body there is not served)."""
+    or no version in that language (it is not served there: articles.language_version)."""
     paths = context.get("language_paths")  # a sub-page (the data page) names its own version in each language
     if paths and language in paths:
         return paths[language]
-    has_body_in = getattr(page, "has_body_in", None)
-    if has_body_in is not None and not has_body_in(language):
+    has_version_in = getattr(page, "has_version_in", None)
+    if has_version_in is not None and not has_version_in(language):
         return f"/{language}/"
     return translated_url(page, language, context.get("request")) or f"/{language}/"
 
