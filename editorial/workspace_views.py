@@ -15,7 +15,7 @@ from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
-from . import approval
+from . import approval, token_chips
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
 from .workspace import (
@@ -93,6 +93,10 @@ class WorkspaceView(ObjectMixin, TemplateView):
                 row.posted, row.form_seen = posted[row.index][0], posted[row.index][1]
             else:
                 row.posted = None
+            if row.is_rich:
+                found = token_chips.labels(row.elements)
+                row.token_labels = token_chips.labels_json(found)
+                row.english_html = token_chips.with_chips(row.english_shown, found)
         context.update(
             object=self.object,
             rows=shown,

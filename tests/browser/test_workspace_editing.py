@@ -1,0 +1,80 @@
+"""Working in the translation workspace: rich text edited as text with its figures as labelled chips,
+unsaved text kept across filters, any page reachable from Translation status."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .admin_steps import log_in, member, save_translation, segment_with_english, visit, workspace_url
+
+pytestmark = pytest.mark.browser
+
+COUNT_PARAGRAPH_EN = "hosts measured, one stands well"
+
+
+def demo_article():
+    from articles.models import ArticlePage
+
+    return ArticlePage.objects.get(slug_en="fastest-llm-api")
+
+
+def test_rich_text_is_edited_as_text_with_figures_as_labelled_chips(open_page, django_user_model, screenshot):
+    from editorial.models import DraftSegment
+    from editorial.roles import TRANSLATORS
+
+    article = demo_article()
+    member(django_user_model, "traductora", TRANSLATORS)
+    translator = open_page()
+    log_in(translator, "traductora")
+    visit(translator, workspace_url(article))
+    row = segment_with_english(translator, COUNT_PARAGRAPH_EN)
+    expect(row).to_have_count(1)
+
+    # Both columns read as text: no <p>, no bare {1}; each figure is a chip naming what it shows.
+    english = row.locator("td.workspace-english .workspace-source")
+    expect(english.locator(".token-chip")).to_have_count(2)
+    expect(english.locator(".token-chip").nth(0)).to_contain_text("hosts measured")
+    expect(english.locator(".token-chip").nth(1)).to_contain_text("leader")
+    assert "<p>" not in english.inner_text() and "{1}" not in english.inner_text()
+    editor = row.locator(".workspace-rich")
+    expect(editor).to_be_visible()
+    expect(row.locator("textarea")).to_be_hidden()
+    expect(editor.locator(".token-chip")).to_have_count(2)
+    expect(editor.locator(".token-chip").nth(0)).to_contain_text("hosts measured")
+    expect(editor.locator(".token-chip[contenteditable=false]")).to_have_count(2)
+    assert "<p>" not in editor.inner_text() and "{" not in editor.inner_text()
+    assert editor.inner_text().startswith("Se miden")
+    # The help text is text: its <a id=…> example is not a link.
+    help_text = row.locator(".workspace-token-help")
+    expect(help_text).to_contain_text("<a id=…>")
+    expect(help_text.locator("a")).to_have_count(0)
+    row.scroll_into_view_if_needed()
+    screenshot(translator, "workspace-rich-text-chips")
+
+    # Typing and bold: the form posts the stored token form, the server restores the figures.
+    editor.click()
+    translator.keyboard.press("Control+End")
+    translator.keyboard.type(" Hoy.")
+    translator.keyboard.press("Shift+ArrowLeft")
+    translator.keyboard.press("Shift+ArrowLeft")
+    translator.keyboard.press("Shift+ArrowLeft")
+    translator.keyboard.press("Shift+ArrowLeft")
+    row.get_by_role("button", name="Bold").click()
+    value = row.locator("textarea").input_value()
+    assert re.match(r"<p>Se miden \{1\} proveedores .*\{2\}.*<b>Hoy.</b></p>$", value), value
+    save_translation(translator)
+    stored = DraftSegment.objects.get(text__contains="<b>Hoy.</b>").text
+    assert stored.count('embedtype="dataref"') == 2 and 'compare="count"' in stored
+    expect(segment_with_english(translator, COUNT_PARAGRAPH_EN).locator(".workspace-rich b")).to_have_text("Hoy.")
+
+    # Markup stays at hand; the server still checks it: a figure removed there is refused.
+    row = segment_with_english(translator, COUNT_PARAGRAPH_EN)
+    row.get_by_role("button", name="Edit markup").click()
+    markup = row.locator("textarea")
+    expect(markup).to_be_visible()
+    markup.fill(markup.input_value().replace("{1}", ""))
+    save_translation(translator, message="Nothing was saved")
+    expect(segment_with_english(translator, COUNT_PARAGRAPH_EN).locator(".error-message")).to_contain_text("{1}")
+    # The refused form answers 400, which the browser reports; nothing else may go wrong.
+    assert [error for error in translator.console_errors if "status of 400" not in error] == []
