@@ -15,7 +15,7 @@ from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
-from . import approval, token_chips
+from . import approval, review_display, token_chips
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
 from .workspace import (
@@ -146,7 +146,9 @@ class ReviewView(ObjectMixin, TemplateView):
         context.update(
             object=self.object,
             draft=submitted,
-            rows=review_rows(self.object, submitted) if submitted else [],
+            rows=review_display.decorate(self.object, review_rows(self.object, submitted)) if submitted else [],
+            contributors=review_display.contributors(submitted) if submitted else [],
+            submitter=review_display.person(submitted.submitted_by) if submitted else "",
             may_approve=submitted is not None and approval.may_approve(self.request.user, submitted),
             workspace_url=workspace_url(self.object),
         )
