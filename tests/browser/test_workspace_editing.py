@@ -78,3 +78,29 @@ def test_rich_text_is_edited_as_text_with_figures_as_labelled_chips(open_page, d
     expect(segment_with_english(translator, COUNT_PARAGRAPH_EN).locator(".error-message")).to_contain_text("{1}")
     # The refused form answers 400, which the browser reports; nothing else may go wrong.
     assert [error for error in translator.console_errors if "status of 400" not in error] == []
+
+
+def test_a_translator_fixes_a_typo_on_an_up_to_date_page_from_translation_status(open_page, django_user_model):
+    from editorial.models import DraftSegment
+    from editorial.roles import TRANSLATORS
+
+    article = demo_article()
+    member(django_user_model, "traductora", TRANSLATORS)
+    translator = open_page()
+    log_in(translator, "traductora")
+    # From the menu, not a typed URL: the fully translated article is listed under "Up to date".
+    translator.get_by_role("link", name="Translation status").first.click()
+    translator.locator("a[data-filter='up_to_date']").click()
+    expect(translator).to_have_url(re.compile(r"\?status=up_to_date$"))
+    row = translator.locator(f"tr[data-object='articlepage:{article.pk}']")
+    expect(row).to_have_count(1)
+    expect(row).to_have_attribute("data-missing", "0")
+    row.get_by_role("link", name="Translate").click()
+    expect(translator).to_have_url(re.compile(re.escape(workspace_url(article)) + "$"))
+
+    title = translator.locator("tr.workspace-segment[data-key='title'] textarea")
+    fixed = title.input_value().replace("más rápida", "más veloz")
+    title.fill(fixed)
+    save_translation(translator, "Save and submit for review", "submitted for review")
+    assert DraftSegment.objects.get(key="title").text == fixed
+    assert translator.console_errors == []
