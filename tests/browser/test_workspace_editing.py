@@ -104,3 +104,39 @@ def test_a_translator_fixes_a_typo_on_an_up_to_date_page_from_translation_status
     save_translation(translator, "Save and submit for review", "submitted for review")
     assert DraftSegment.objects.get(key="title").text == fixed
     assert translator.console_errors == []
+
+
+def test_unsaved_text_is_kept_across_filters(open_page, django_user_model):
+    from editorial.models import TranslationDraft
+    from editorial.roles import TRANSLATORS
+
+    article = demo_article()
+    member(django_user_model, "traductora", TRANSLATORS)
+    translator = open_page()
+    log_in(translator, "traductora")
+    visit(translator, workspace_url(article))
+    title = translator.locator("tr.workspace-segment[data-key='title']")
+    title.locator("textarea").fill("Un título que aún no se ha guardado")
+    paragraph = segment_with_english(translator, COUNT_PARAGRAPH_EN)
+    paragraph.locator(".workspace-rich").click()
+    translator.keyboard.press("Control+End")
+    translator.keyboard.type(" Sin guardar.")
+
+    # Another filter, where neither segment shows, then back: the typed text is there, marked unsaved.
+    translator.locator("a[data-filter='missing']").click()
+    expect(translator).to_have_url(re.compile(r"\?status=missing$"))
+    expect(translator.locator(".workspace-unsaved-elsewhere")).to_contain_text("2")
+    translator.locator("a[data-filter='all']").click()
+    expect(title.locator("textarea")).to_have_value("Un título que aún no se ha guardado")
+    expect(title.locator(".workspace-unsaved")).to_be_visible()
+    expect(segment_with_english(translator, COUNT_PARAGRAPH_EN).locator(".workspace-rich")).to_contain_text("Sin guardar.")
+    expect(segment_with_english(translator, COUNT_PARAGRAPH_EN).locator(".workspace-rich .token-chip")).to_have_count(2)
+    assert not TranslationDraft.objects.exists()
+
+    # Saved, it is no longer kept apart: the next visit shows the saved text, nothing marked unsaved.
+    save_translation(translator)
+    expect(title.locator("textarea")).to_have_value("Un título que aún no se ha guardado")
+    expect(translator.locator(".workspace-unsaved")).to_have_count(0)
+    translator.locator("a[data-filter='missing']").click()
+    expect(translator.locator(".workspace-unsaved-elsewhere")).to_have_count(0)
+    assert translator.console_errors == []
