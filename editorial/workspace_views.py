@@ -15,12 +15,13 @@ from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
-from . import approval, review_display, token_chips
+from . import approval, review_display, token_chips, workspace_groups
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
 from .workspace import (
     STATUS_LABELS,
     DraftRefused,
+    current_english,
     filter_rows,
     open_draft,
     review_rows,
@@ -100,6 +101,7 @@ class WorkspaceView(ObjectMixin, TemplateView):
         context.update(
             object=self.object,
             rows=shown,
+            groups=workspace_groups.group_rows(shown, workspace_groups.heading_blocks(current_english(self.object))),
             status=status,
             filters=[(key, label, counts[key]) for key, label in self.filters],
             draft=self.draft,

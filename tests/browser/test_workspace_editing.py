@@ -140,3 +140,31 @@ def test_unsaved_text_is_kept_across_filters(open_page, django_user_model):
     translator.locator("a[data-filter='missing']").click()
     expect(translator.locator(".workspace-unsaved-elsewhere")).to_have_count(0)
     assert translator.console_errors == []
+
+
+def test_the_all_view_is_grouped_under_the_pages_headings_with_jump_links_and_a_sticky_save_bar(
+    open_page, django_user_model, screenshot
+):
+    from editorial.roles import TRANSLATORS
+
+    article = demo_article()
+    headings = [child.value["text"] for child in article.body_en if child.block_type == "heading"]
+    member(django_user_model, "traductora", TRANSLATORS)
+    translator = open_page()
+    log_in(translator, "traductora")
+    visit(translator, workspace_url(article))
+
+    jump = translator.locator("nav.workspace-jump a")
+    expect(jump).to_have_count(len(headings) + 1)
+    assert jump.all_inner_texts()[1:] == headings
+    expect(translator.locator("tr.workspace-group-heading")).to_have_count(len(headings) + 1)
+    # Every segment sits in one section, in page order.
+    expect(translator.locator("tbody.workspace-group tr.workspace-segment")).to_have_count(
+        translator.locator("tr.workspace-segment").count()
+    )
+    jump.nth(len(headings)).click()
+    last = translator.locator("tr.workspace-group-heading").last
+    expect(last).to_be_in_viewport()
+    expect(translator.get_by_role("button", name="Save draft")).to_be_in_viewport()
+    screenshot(translator, "workspace-sections")
+    assert translator.console_errors == []
