@@ -168,3 +168,17 @@ def test_the_all_view_is_grouped_under_the_pages_headings_with_jump_links_and_a_
     expect(translator.get_by_role("button", name="Save draft")).to_be_in_viewport()
     screenshot(translator, "workspace-sections")
     assert translator.console_errors == []
+
+
+def test_english_fallback_text_on_the_spanish_page_is_marked_lang_en(open_page):
+    article = demo_article()
+    reader = open_page()
+    reader.goto(f"/es/{article.slug_es}/")
+    expect(reader.locator("html")).to_have_attribute("lang", "es")
+    # Source titles are names of cited works, kept in English: each says so.
+    titles = reader.locator("section.sources li > a > span")
+    expect(titles.first).to_be_visible()
+    assert set(titles.evaluate_all("spans => spans.map(span => span.lang)")) == {"en"}
+    # The page's own Spanish text is not marked.
+    expect(reader.locator("h1")).not_to_have_attribute("lang", "en")
+    assert reader.console_errors == []
