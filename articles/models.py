@@ -261,6 +261,15 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         sources = list(self.page_data.sources_shown().values()) + list(self.page_data.page_sources)
         return any(source.is_demo for source in sources)
 
+    def attribution_sources(self):
+        """The sources whose attribution lines attributions() prints, one per line (the template marks
+        a line shown in English on /es/ with lang="en")."""
+        seen = {}
+        for source in self.page_data.sources_shown().values():
+            if source.attribution and source.attribution not in seen:
+                seen[source.attribution] = source
+        return list(seen.values())
+
     def attributions(self):
         """Attribution lines the sources shown on this page require (e.g. Artificial Analysis)."""
         seen = []

@@ -11,6 +11,7 @@ A StructBlock child that is a text block but not prose (an anchor id) is listed 
 """
 
 import copy
+import html
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -67,6 +68,20 @@ def _label(block):
     return str(block.label or block.name or "")
 
 
+GIST_WORDS = 6
+
+
+def _block_label(block, raw, position):
+    """A top-level block named by its own words ("Heading · GLM-5.3 output speed"), so its label does
+    not change when blocks above it move; by its position only when it holds no text."""
+    for leaf in _walk(block, raw, [], [], ""):
+        words = html.unescape(strip_tags(leaf.text)).split()
+        if words:
+            gist = " ".join(words[:GIST_WORDS]) + ("…" if len(words) > GIST_WORDS else "")
+            return f"{_label(block)} · {gist}"
+    return f"{_label(block)} {position}"
+
+
 class _Leaf(NamedTuple):
     key: str
     alias: str  # the key with list items by position (see _walk)
@@ -97,7 +112,7 @@ def _walk(block, raw, path, alias, label, container=None, slot=None):
                 step = child.get("id") or str(position)
                 yield from _walk(
                     child_block, child.get("value"), path + [step], alias + [step],
-                    f"{_label(child_block)} {position}", child, "value",
+                    _block_label(child_block, child.get("value"), position), child, "value",
                 )
         return
     if isinstance(block, blocks.ListBlock):

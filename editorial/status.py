@@ -29,6 +29,9 @@ from .workspace_views import REVIEW_PERMISSION, workspace_url
 MISSING = "missing"
 OUTDATED = "outdated"
 REVIEW = "review"
+NEEDS_WORK = ""
+UP_TO_DATE = "up_to_date"
+EVERYTHING = "all"
 
 
 def translated_models():
@@ -109,6 +112,10 @@ class StatusRow:
         return bool(self.missing or self.outdated or self.draft_status)
 
     def matches(self, status):
+        if status == NEEDS_WORK:
+            return self.needs_work
+        if status == UP_TO_DATE:
+            return not self.needs_work
         if status == MISSING:
             return self.missing > 0
         if status == OUTDATED:
@@ -158,7 +165,8 @@ def object_status(obj, approved, draft_status="", fallback=True):
 
 
 def translation_backlog(user):
-    """Rows for every object needing Spanish work or review: pages in tree order, then snippets.
+    """Rows for every translated object, up to date or not (a typo in published Spanish is fixed from
+    here too): pages in tree order, then snippets.
 
     A constant number of queries whatever the amount of content: one per translated model, then
     the memories, their approved segments and the open drafts, each in one query.
@@ -179,8 +187,7 @@ def translation_backlog(user):
                 drafts.get(memory_id, ""),
                 fallback,
             )
-            if row.needs_work:
-                row.can_review = can_review
-                (pages if row.is_page else snippets).append(row)
+            row.can_review = can_review
+            (pages if row.is_page else snippets).append(row)
     pages.sort(key=lambda row: row.obj.path)
     return pages + snippets

@@ -7,13 +7,14 @@ from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 
-from .status import MISSING, OUTDATED, REVIEW, translation_backlog
+from .status import EVERYTHING, MISSING, NEEDS_WORK, OUTDATED, REVIEW, UP_TO_DATE, translation_backlog
 from .workspace_views import TRANSLATE_PERMISSION
 
 
 class TranslationStatusView(WagtailAdminTemplateMixin, TemplateView):
-    """Every page, provider and source whose Spanish needs work, counted in segments, with a link to
-    its translation workspace (and to the review of a submitted draft, for those who approve).
+    """Every page, provider and source, counted in segments, with a link to its translation workspace
+    (and to the review of a submitted draft, for those who approve); first those whose Spanish needs
+    work, and by filter the up-to-date ones or everything.
 
     Pages count as published: the English compared is each page's live content (its stored row), so
     an editor's unpublished draft changes nothing here until it is published, while the workspace
@@ -25,10 +26,12 @@ class TranslationStatusView(WagtailAdminTemplateMixin, TemplateView):
     page_title = _("Translation status")
     header_icon = "doc-full"
     filters = (
-        ("", _("All")),
+        (NEEDS_WORK, _("Needs work")),
         (MISSING, _("Missing")),
         (OUTDATED, _("Outdated")),
         (REVIEW, _("Awaiting review")),
+        (UP_TO_DATE, _("Up to date")),
+        (EVERYTHING, _("All")),
     )
 
     def dispatch(self, request, *args, **kwargs):
@@ -50,6 +53,7 @@ class TranslationStatusView(WagtailAdminTemplateMixin, TemplateView):
         context.update(
             rows=[row for row in rows if row.matches(status)],
             total=len(rows),
+            needing_work=sum(1 for row in rows if row.needs_work),
             status=status,
             filters=[(key, label, sum(1 for row in rows if row.matches(key))) for key, label in self.filters],
             fallback=getattr(settings, "TRANSLATION_SEGMENT_FALLBACK", True),

@@ -15,7 +15,7 @@ from django.views.generic import TemplateView, View
 from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from wagtail.models import Page
 
-from . import approval
+from . import approval, review_display, token_chips, workspace_groups
 from .addresses import address_changes
 from .models import TranslationDraft
 from .spanish import memory_for, translated_fields
@@ -24,6 +24,7 @@ from .workspace import (
     ENGLISH_LIVE,
     STATUS_LABELS,
     DraftRefused,
+    current_english,
     filter_rows,
     has_unpublished_english,
     open_draft,
@@ -102,9 +103,14 @@ class WorkspaceView(ObjectMixin, TemplateView):
                 row.posted, row.form_seen = posted[row.index][0], posted[row.index][1]
             else:
                 row.posted = None
+            if row.is_rich:
+                found = token_chips.labels(row.elements)
+                row.token_labels = token_chips.labels_json(found)
+                row.english_html = token_chips.with_chips(row.english_shown, found)
         context.update(
             object=self.object,
             rows=shown,
+            groups=workspace_groups.group_rows(shown, workspace_groups.heading_blocks(current_english(self.object))),
             status=status,
             filters=[(key, label, counts[key]) for key, label in self.filters],
             draft=self.draft,
@@ -154,7 +160,9 @@ class ReviewView(ObjectMixin, TemplateView):
         context.update(
             object=self.object,
             draft=submitted,
-            rows=review_rows(self.object, submitted) if submitted else [],
+            rows=review_display.decorate(self.object, review_rows(self.object, submitted)) if submitted else [],
+            contributors=review_display.contributors(submitted) if submitted else [],
+            submitter=review_display.person(submitted.submitted_by) if submitted else "",
             address_changes=address_changes(self.object, submitted),
             may_approve=submitted is not None and approval.may_approve(self.request.user, submitted),
             workspace_url=workspace_url(self.object),

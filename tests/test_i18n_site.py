@@ -128,7 +128,7 @@ def test_page_title_and_slug_fall_back_to_english(client, small_site):
     assert _url(page, "es") == "/es/no-spanish-title/"
     response = client.get("/es/no-spanish-title/")
     assert response.status_code == 200
-    assert "<h1>Only English title</h1>" in response.text and "Hola." in response.text
+    assert '<h1 lang="en">Only English title</h1>' in response.text and "Hola." in response.text
 
 
 def test_article_summary_and_body_stay_empty_in_spanish(client, small_site):

@@ -213,8 +213,17 @@ def test_filters_and_empty_states(small_site, translator_client):
     assert set(_rows(translator_client, "?status=outdated")) == {_key(guide)}
     assert set(_rows(translator_client, "?status=review")) == {_key(review)}
     assert set(_rows(translator_client, "?status=nonsense")) == {_key(guide), _key(missing), _key(review)}
+    # Up to date and everything: a typo in published Spanish is fixed from here too.
+    everything = _rows(translator_client, "?status=all")
+    up_to_date = _rows(translator_client, "?status=up_to_date")
+    assert set(everything) == set(up_to_date) | {_key(guide), _key(missing), _key(review)}
+    assert _key(small_site.specific) in up_to_date and not set(up_to_date) & {_key(guide), _key(missing), _key(review)}
+    assert up_to_date[_key(small_site.specific)]["translate"]["href"] == workspace_url(small_site.specific)
     buttons = {a["data-filter"]: a.get_text(strip=True) for a in _soup(translator_client).select("[data-filter]")}
-    assert buttons == {"all": "All (3)", "missing": "Missing (1)", "outdated": "Outdated (1)", "review": "Awaiting review (1)"}
+    assert buttons == {
+        "needs_work": "Needs work (3)", "missing": "Missing (1)", "outdated": "Outdated (1)",
+        "review": "Awaiting review (1)", "up_to_date": f"Up to date ({len(everything) - 3})", "all": f"All ({len(everything)})",
+    }
 
     TranslationDraft.objects.all().delete()
     soup = _soup(translator_client, "?status=review")

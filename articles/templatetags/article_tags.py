@@ -49,8 +49,43 @@ def footnotes(context, sources, explicit=False, chosen=()):
 
 @register.simple_tag(takes_context=True)
 def render_body(context, stream):
-    """The body rendered ahead of the lines above it, which count the sources its blocks cite."""
-    return stream.render_as_block(context=context.flatten())
+    """The body rendered ahead of the lines above it, which count the sources its blocks cite.
+
+    On a Spanish page a block whose text is still the English (an untranslated segment shown as
+    English, editorial.segments.derive_stream) says so with lang="en", for screen readers and
+    hyphenation; its data and layout are the Spanish page's."""
+    flat = context.flatten()
+    english = _english_blocks(context.get("page"), stream)
+    if not english:
+        return stream.render_as_block(context=flat)
+    return format_html_join(
+        "\n",
+        '<div class="w-block-{1} block-{1}"{2}>{0}</div>',
+        [
+            (child.render(context=flat), child.block_type, format_html(' lang="{}"', "en") if child.id in english else "")
+            for child in stream
+        ],
+    )
+
+
+def _english_blocks(page, stream):
+    """Ids of the top-level blocks of `stream` (the page's body in the active language) whose every
+    text leaf is the English one, when the active language is not English."""
+    from django.utils.translation import get_language
+
+    from editorial.segments import segments_of
+
+    language = (get_language() or "en").split("-")[0]
+    if page is None or language == "en" or not hasattr(page, "body_en") or getattr(stream, "raw_data", None) is None:
+        return set()
+    english = {segment.key: segment.source for segment in segments_of(page, ["body"], "en")}
+    # The stream rendered may be a preview's, not the stored body_<language>: read the stream itself.
+    shown = type("ShownBody", (), {"_meta": type(page)._meta, f"body_{language}": stream})()
+    same = {}
+    for segment in segments_of(shown, ["body"], language):
+        block_id = segment.key.split("/")[1]
+        same.setdefault(block_id, []).append(segment.source == english.get(segment.key))
+    return {block_id for block_id, flags in same.items() if all(flags)}
 
 
 @register.filter

@@ -32,6 +32,15 @@ def page_language_versions(context, page):
 
 
 @register.simple_tag
+def in_its_language(obj, field):
+    """`obj.<field>` in a <span> that says lang="en" when it fell back to English (see fallback_lang), for
+    a value printed inside a sentence: ``{% in_its_language source "title" as title %}``."""
+    lang = fallback_lang(obj, field)
+    value = getattr(obj, field, "")
+    return format_html("<span{}>{}</span>", lang, value) if lang else value
+
+
+@register.simple_tag
 def fallback_lang(obj, field):
     """` lang="en"` when `obj.<field>` shows the English text because the current language has none.
 

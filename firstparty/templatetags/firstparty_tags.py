@@ -7,7 +7,7 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from articles.formatting import format_decimal
 from firstparty.models import PROBE_TIMING, Run
@@ -64,6 +64,21 @@ def imported_run_lines(config):
     return lines
 
 
+# The values APIs take for the reasoning setting, as readers of each language say them; any other value
+# is the provider's own word and is printed as recorded.
+REASONING_VALUES = {
+    "none": pgettext_lazy("reasoning setting value", "none"),
+    "minimal": pgettext_lazy("reasoning setting value", "minimal"),
+    "low": pgettext_lazy("reasoning setting value", "low"),
+    "medium": pgettext_lazy("reasoning setting value", "medium"),
+    "high": pgettext_lazy("reasoning setting value", "high"),
+}
+
+
+def reasoning_value(value):
+    return str(REASONING_VALUES.get(str(value).strip().lower(), value))
+
+
 def run_parameter_lines(run):
     """(label, value) pairs from the frozen configuration only (never the run's editable fields); a setting
     that differs between endpoints says so. Nothing for a run with no frozen configuration."""
@@ -86,7 +101,7 @@ def run_parameter_lines(run):
         lines.append((label, varies if value is None else number_format(value)))
     reasoning = setting("reasoning_effort")
     if reasoning:
-        lines.append((_("Reasoning setting"), reasoning))
+        lines.append((_("Reasoning setting"), reasoning_value(reasoning)))
     timeout = setting("timeout_seconds")
     lines.append((_("Timeout"), varies if timeout is None else _("%(seconds)s seconds") % {
         "seconds": number_format(timeout, decimal_pos=0 if float(timeout).is_integer() else 1)}))

@@ -100,6 +100,15 @@ def segment_with_english(page, text):
     return page.locator("tr.workspace-segment", has=page.locator("td.workspace-english", has_text=text))
 
 
+def spanish_markup(row):
+    """A workspace row's Spanish as the markup the form posts: rich text is edited as text (figures as
+    chips) until the translator asks for its markup."""
+    toggle = row.get_by_role("button", name="Edit markup")
+    if toggle.count():
+        toggle.click()
+    return row.locator("textarea")
+
+
 def save_translation(page, button="Save draft", message="draft was saved"):
     """Post the workspace form with one of its buttons and wait for the confirmation."""
     submit(page, page.get_by_role("button", name=button, exact=True), message)

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ..markup_safety import VECTORS, injected
-from .admin_steps import SAVE_TIMEOUT_MS, log_in, member, segment, visit, workspace_url
+from .admin_steps import SAVE_TIMEOUT_MS, log_in, member, segment, spanish_markup, visit, workspace_url
 
 pytestmark = pytest.mark.browser
 
@@ -55,7 +55,7 @@ def test_the_evasion_corpus_typed_in_the_workspace_never_reaches_a_reader(open_p
         if key != previous_key:
             visit(translator, workspace_url(article))
             previous_key = key
-        segment(translator, key).locator("textarea").fill(text)
+        spanish_markup(segment(translator, key)).fill(text)
         with translator.expect_navigation(timeout=SAVE_TIMEOUT_MS):
             translator.get_by_role("button", name="Save and submit for review").click()
         message = translator.locator(".messages")

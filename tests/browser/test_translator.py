@@ -15,6 +15,7 @@ from .admin_steps import (
     save_translation,
     segment,
     segment_with_english,
+    spanish_markup,
     visit,
     workspace_url,
 )
@@ -149,8 +150,8 @@ def test_a_translator_can_change_text_but_not_sources_or_data_settings(open_page
     # A figure token cannot be dropped from a paragraph: nothing is saved, the segment says why.
     from editorial.models import TranslationDraft
 
-    paragraph = translator.locator("tr.workspace-segment", has_text="{1}").first
-    paragraph.locator("textarea").fill("<p>Sin cifras.</p>")
+    paragraph = translator.locator("tr.workspace-segment", has=translator.locator(".workspace-english .token-chip")).first
+    spanish_markup(paragraph).fill("<p>Sin cifras.</p>")
     save_translation(translator, message="Nothing was saved")
     expect(paragraph.locator(".error-message").first).to_contain_text("{1}")
     assert not TranslationDraft.objects.exists()

@@ -32,7 +32,7 @@ def cited_run():
             "one-turn chat completion, streaming, JSON-object mode", "Output token ceiling", "256",
             "Timeout", "20 seconds", "Concurrency per endpoint", "Token counting", "tiktoken o200k_base",
             "Requests per endpoint", "1,200", "Reasoning setting", "low"]),
-    ("es", ["Parámetros registrados de la medición (cited)", "Identificadores del modelo",
+    ("es", ["Parámetros registrados de la medición (<span lang=\"en\">cited</span>)", "Identificadores del modelo",
             "chat de una sola vuelta, en streaming, en modo objeto JSON", "Límite de tokens de salida", "256",
             "Tiempo máximo", "20 segundos", "Concurrencia por endpoint", "Recuento de tokens",
             "Peticiones por endpoint", "1,200", "Medido"]),

@@ -1,0 +1,23 @@
+"""The demo's Spanish pages say their run settings in Spanish: the reasoning setting's value is a word
+readers translate ('low' is 'bajo'); a run's source title stays English (a name) and says so."""
+
+import pytest
+from bs4 import BeautifulSoup
+
+pytestmark = pytest.mark.django_db
+
+
+def run_settings(client, url):
+    soup = BeautifulSoup(client.get(url).text, "html.parser")
+    section = soup.select_one(".run-parameters")
+    assert section is not None, url
+    return section, {dt.get_text(strip=True): dt.find_next_sibling("dd").get_text(strip=True) for dt in section.select("dt")}
+
+
+def test_the_reasoning_setting_reads_in_the_pages_language(client, demo_site):
+    _section, english = run_settings(client, "/en/glm-5-3-flash-providers/")
+    assert english["Reasoning setting"] == "low"
+    section, spanish = run_settings(client, "/es/proveedores-glm-5-3-flash/")
+    assert spanish["Ajuste de razonamiento"] == "bajo"
+    title = section.select_one("h3 span")
+    assert title is not None and title.get("lang") == "en" and title.get_text() in section.select_one("h3").get_text()
