@@ -44,6 +44,8 @@ def test_the_workspace_translates_the_live_english_and_marks_the_draft_english(g
     assert rows[key].segment.source == f"<p>{CLAIM_EN}</p>" and rows[key].unpublished
     assert not rows["title"].unpublished
     assert "Draft English, not published yet" in response.text
+    # Switching the status filter stays on the draft preview.
+    assert "?status=missing&amp;english=draft" in response.text
 
 
 def test_spanish_for_unpublished_english_goes_live_only_with_that_english(client, guide, translator, editor):
