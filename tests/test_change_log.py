@@ -71,7 +71,8 @@ def test_a_correction_is_listed_with_its_date_figure_values_source_and_note(clie
     assert f'datetime="{correction.published_at.isoformat()}"' in html
 
     spanish = text_of(client.get(spanish_url(article) + "cambios/"))
-    assert "Novita AI · Primer fragmento 2,51 2,01" in spanish or "Novita AI" in spanish
+    # The values as the Spanish page printed them when the change was recorded.
+    assert "Tabla de proveedores · GLM-5.3 (bloque 1) Novita AI · Primer fragmento 2.51 2.01" in spanish
     assert "Corrección · Fuente: Artificial Analysis" in spanish
     assert f"Nota de corrección: {NOTE}" in spanish
     assert "Correction" not in spanish and "Source:" not in spanish
@@ -239,3 +240,13 @@ def test_the_site_feed_lists_every_live_page_and_is_advertised_in_every_head(cli
     assert f'href="{spanish_url(article)}cambios/feed/"' in spanish_head
     home = client.get("/en/").text.split("</head>")[0]
     assert 'type="application/atom+xml"' in home and 'href="/en/changes/feed/"' in home
+
+
+def test_an_english_only_article_has_no_spanish_change_log_or_feed(client, glm):
+    english_only = make_article([table(glm)], title="English only", spanish=False)
+    corrected(glm)
+    assert client.get(english_url(english_only) + "changes/").status_code == 200
+    spanish = english_url(english_only).replace("/en/", "/es/")
+    assert client.get(spanish + "cambios/").status_code == 404
+    assert client.get(spanish + "cambios/feed/").status_code == 404
+    assert parsed(client.get("/es/cambios/feed/")).entries == []
