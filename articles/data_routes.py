@@ -36,26 +36,37 @@ DATA_ROUTES = {"data_trail", "figures_csv", "figures_json", "block_csv"}
 
 
 def data_segment(language=None):
+    return segment_in(DATA_SEGMENTS, language)
+
+
+def segment_in(segments, language=None):
     language = (language or translation.get_language() or "en")[:2]
-    return DATA_SEGMENTS.get(language, DATA_SEGMENTS["en"])
+    return segments.get(language, segments["en"])
 
 
-def in_page_language(view):
-    """A data route answers only where the article has a version (404 otherwise), under the segment of
-    the page language; the other language's segment redirects permanently to it."""
+def in_page_language_of(segments):
+    """A route under a translated segment answers only where the article has a version (404
+    otherwise), under the segment of the page language; the other language's segment redirects
+    permanently to it."""
 
-    @wraps(view)
-    def route(self, request, segment, **kwargs):
-        self._require_language_version(request)
-        right = data_segment()
-        if segment != right:
-            at = request.path.rfind(f"/{segment}/")
-            target = request.path[:at] + f"/{right}/" + request.path[at + len(segment) + 2:]
-            query = request.META.get("QUERY_STRING")
-            return HttpResponsePermanentRedirect(target + (f"?{query}" if query else ""))
-        return view(self, request, **kwargs)
+    def decorate(view):
+        @wraps(view)
+        def route(self, request, segment, **kwargs):
+            self._require_language_version(request)
+            right = segment_in(segments)
+            if segment != right:
+                at = request.path.rfind(f"/{segment}/")
+                target = request.path[:at] + f"/{right}/" + request.path[at + len(segment) + 2:]
+                query = request.META.get("QUERY_STRING")
+                return HttpResponsePermanentRedirect(target + (f"?{query}" if query else ""))
+            return view(self, request, **kwargs)
 
-    return route
+        return route
+
+    return decorate
+
+
+in_page_language = in_page_language_of(DATA_SEGMENTS)
 
 
 def _stored_block(block_id):

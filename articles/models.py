@@ -18,6 +18,7 @@ from editorial.spanish import SpanishFromMemoryMixin
 
 from .blocks import ArticleBodyBlock
 from .blocks.choosers import shared_chooser_lookups
+from .change_routes import ArticleChangeRoutesMixin
 from .data import PageData
 from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
@@ -95,7 +96,7 @@ class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePrevi
 
 
 class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin,
-                  ArticleDataRoutesMixin, RoutablePageMixin, Page):
+                  ArticleChangeRoutesMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
     summary = models.TextField(_("summary"), blank=True)
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
@@ -122,7 +123,11 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     subpage_types = []
     # The query parameters each route reads (config/query_contract.py): none, so `?anything` is
     # removed before the route runs and the page cache answers it with the clean URL's copy.
-    query_parameters = {"article": (), "data_trail": (), "figures_csv": (), "figures_json": (), "block_csv": ()}
+    # The change log reads its page number.
+    query_parameters = {
+        "article": (), "data_trail": (), "figures_csv": (), "figures_json": (), "block_csv": (),
+        "changes": ("page",), "changes_feed": (),
+    }
 
     class Meta:
         verbose_name = _("article")

@@ -58,15 +58,21 @@ def limit_query(request, names):
 class QueryContractMixin:
     query_parameters = {}
 
-    def query_route(self, request):
+    def query_route(self, request, view=None):
+        if not hasattr(self, "get_subpage_urls"):
+            return PAGE_ROUTE
         match = getattr(request, "routable_resolver_match", None)
-        if hasattr(self, "get_subpage_urls") and match is not None:
+        if match is not None:
             return match.url_name
-        return PAGE_ROUTE
+        # wagtail-modeltranslation replaces RoutablePageMixin.route on every page class with a copy
+        # that does not set routable_resolver_match: name the route from the view it resolved to.
+        names = [pattern.name for pattern, _order in getattr(view, "_routablepage_routes", ())]
+        return names[0] if len(set(names)) == 1 else PAGE_ROUTE
 
     def serve(self, request, *args, **kwargs):
         # A route missing from the contract (the check below reports it) reads nothing.
-        limit_query(request, self.query_parameters.get(self.query_route(request), ()))
+        view = args[0] if args else kwargs.get("view")
+        limit_query(request, self.query_parameters.get(self.query_route(request, view), ()))
         return super().serve(request, *args, **kwargs)
 
     @classmethod

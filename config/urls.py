@@ -1,11 +1,13 @@
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from wagtail import urls as wagtail_urls
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
 
+from articles.feeds import SiteChangesFeed
 from articles.page_create_view import CreateWithoutAutosaveView
 from articles.robots import robots_txt
 from articles.sitemap import PageSitemap
@@ -32,4 +34,10 @@ if settings.DEBUG:
 
 # Every public page lives under /en/ or /es/; "/" is redirected by LocaleMiddleware
 # according to the browser's Accept-Language.
-urlpatterns += i18n_patterns(path("", include(wagtail_urls)), prefix_default_language=True)
+# The site-wide feed of figure changes has a translated address (/en/changes/feed/, /es/cambios/feed/),
+# ahead of Wagtail's catch-all: a page slugged "changes" at the top could not have a "feed" child anyway.
+urlpatterns += i18n_patterns(
+    path(_("changes/feed/"), SiteChangesFeed(), name="changes_feed"),
+    path("", include(wagtail_urls)),
+    prefix_default_language=True,
+)

@@ -209,3 +209,11 @@ def download_csv_link(context, caption=""):
         return {"url": ""}
     url = base.rstrip("/") + "/" + page.reverse_subpage("block_csv", kwargs={"block_id": block_id})
     return {"url": url, "caption": caption}
+
+
+@register.simple_tag
+def change_date_of(change_set):
+    """When readers started seeing a published change (articles/change_log.py)."""
+    from articles.change_log import change_date
+
+    return change_date(change_set)
