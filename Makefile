@@ -8,6 +8,9 @@ PIP := $(VENV)/bin/pip
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 MANAGE := $(PY) manage.py
+# Where `make run` serves: `make run PORT=8001` beside another checkout, `HOST=0.0.0.0` for a VM's host.
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: run test services install install-test setup messages lint lock worker probe-worker beat clean
 
@@ -37,7 +40,7 @@ setup: messages
 	$(MANAGE) ensure_admin
 
 run: setup
-	$(MANAGE) runserver 127.0.0.1:8000
+	$(MANAGE) runserver $(HOST):$(PORT)
 
 lint: install-test
 	$(VENV)/bin/ruff check .

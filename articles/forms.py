@@ -67,6 +67,14 @@ class ArticlePageForm(TranslatorAwarePageForm):
         for _value, widget in choosers:
             widget.known = known
 
+    def full_clean(self):
+        from .row_lookups import share_row_lookups
+
+        formset = getattr(self, "formsets", {}).get("page_sources")
+        if formset is not None and self.is_bound:
+            share_row_lookups(formset, ["source", "id"])
+        super().full_clean()
+
     def clean(self):
         cleaned = super().clean()
         if getattr(self, "is_deferred_validation", False):

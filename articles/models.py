@@ -215,6 +215,12 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
             ReferenceIndex.create_or_update_for_object(type(self).objects.get(pk=self.pk))
         return result
 
+    def full_clean(self, *args, exclude=None, **kwargs):
+        # Every save validates the page, and with it checks by a query that the revisions Wagtail
+        # itself just pointed latest_revision and live_revision at exist (six queries a publish).
+        exclude = {*(exclude or ()), "latest_revision", "live_revision"}
+        return super().full_clean(*args, exclude=exclude, **kwargs)
+
     def save_revision(self, *args, **kwargs):
         # Saving a revision re-indexes references too; both bodies then name the same models and
         # sources block type after block type, so load each chosen object once.

@@ -21,16 +21,24 @@ reconciler (articles/reconcile.py) redoes, within a minute, whatever a crash or 
 """
 
 import functools
+import threading
 
 from django.db import transaction
 
 WRAPPED = "_all_or_nothing"
+_admin_post = threading.local()
 
 
 def _atomic(execute):
+    from .reference_index_once import one_update_per_object
+
     @functools.wraps(execute)
     def wrapper(self, *args, **kwargs):
-        with transaction.atomic():
+        # One reference-index update per object saved, once every row of it is (reference_index_once.py).
+        # Within an admin POST, already one transaction whose views let a failed publish through to
+        # it, a savepoint of its own would only cost two queries; other callers may catch and go on.
+        savepoint = not getattr(_admin_post, "active", False)
+        with transaction.atomic(savepoint=savepoint), one_update_per_object():
             return execute(self, *args, **kwargs)
 
     setattr(wrapper, WRAPPED, True)
@@ -76,7 +84,15 @@ class AtomicAdminChangesMiddleware:
         return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
+        from .reference_index_once import one_update_per_object
+
         if request.method != "POST" or not _changes_pages_or_snippets(request):
             return None
-        with transaction.atomic():
-            return view_func(request, *view_args, **view_kwargs)
+        # The edit view saves the page for its new revision, then again to publish it: one
+        # reference-index update for each object the POST saved, once all of it is saved.
+        with transaction.atomic(), one_update_per_object():
+            _admin_post.active = True
+            try:
+                return view_func(request, *view_args, **view_kwargs)
+            finally:
+                _admin_post.active = False

@@ -1,8 +1,9 @@
 """The current published value of each (endpoint, metric, source), kept at publish time.
 
 Pages show the newest values, not the history: reading them through this table costs the same
-whether a source has one past snapshot or thousands. The window function over all published history
-(MeasurementQuerySet.latest with `as_of`) stays for "as of a moment" questions.
+whether a source has one past snapshot or thousands. "As of a moment" questions
+(MeasurementQuerySet.latest with `as_of`) take from this table which figures exist, then look each one
+up in its source's snapshots newest first.
 """
 
 from django.db import connection, models

@@ -249,6 +249,9 @@ class Snapshot(ClusterableModel):
             # Pages ask for "the newest published snapshot(s) of these sources as of a moment".
             models.Index(fields=["measured_at"], name="snapshot_measured_at"),
             models.Index(fields=["source", "status", "measured_at"], name="snapshot_source_status_time"),
+            # A source's snapshots newest first whatever their status: "as of a moment" walks them
+            # until one in force then has the figure (MeasurementQuerySet._latest_from_history).
+            models.Index(fields=["source", "measured_at", "id"], name="snapshot_source_time"),
         ]
         constraints = [
             # The same payload for the same source and moment is one snapshot, whoever imports it and

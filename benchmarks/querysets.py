@@ -8,7 +8,7 @@ with the same querysets, so both sides follow the same rule.
 """
 
 from django.db import models
-from django.db.models import F, Q, Window
+from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -47,8 +47,8 @@ class MeasurementQuerySet(models.QuerySet):
         """Latest value in force per endpoint and metric (per source too, unless per_source=False).
 
         One query. "Now" reads the current-value table (benchmarks/current.py), kept at publish
-        time, so the cost follows the figures asked for, not the stored history; a past moment runs
-        a window function over the snapshots in force then.
+        time, so the cost follows the figures asked for, not the stored history; so does a past
+        moment (_latest_from_history).
         """
         if as_of is not None:
             return self._latest_from_history(as_of, sources, models, metrics, endpoints, per_source)
@@ -80,21 +80,79 @@ class MeasurementQuerySet(models.QuerySet):
         )
 
     def _latest_from_history(self, as_of, sources, models, metrics, endpoints, per_source):
-        qs = self.in_force(as_of)
-        if sources is not None:
-            qs = qs.filter(snapshot__source__in=sources)
-        if models is not None:
-            qs = qs.filter(endpoint__model__in=models)
-        if metrics is not None:
-            qs = qs.filter(metric__in=list(metrics))
-        if endpoints is not None:
-            qs = qs.filter(endpoint__in=endpoints)
-        partition = [F("endpoint_id"), F("metric")] + ([F("snapshot__source_id")] if per_source else [])
-        qs = qs.annotate(
-            _newest=Window(
-                RowNumber(), partition_by=partition, order_by=[F("snapshot__measured_at").desc(), F("snapshot_id").desc()]
+        """For each (endpoint, metric, source) that could have had a value, the newest in force at `as_of`.
+
+        A window function over every in-force row read, and sorted, the whole history (2,000 past
+        snapshots per source: 134,000 rows for 13 wanted). Here each wanted figure is one correlated
+        lookup that walks its source's snapshots newest first (index snapshot_source_time) and probes
+        each for the figure (the unique snapshot, endpoint, metric index) until one in force has it:
+        usually the first, whatever the history. Which figures could exist: every figure of a
+        published snapshot is in the current-value table, and a superseded snapshot's figures (a
+        correction may have dropped some) come from those few snapshots themselves.
+        """
+        from .current import CurrentMeasurement
+
+        def narrowed(qs, source, endpoint):
+            if sources is not None:
+                qs = qs.filter(**{f"{source}__in": sources})
+            if models is not None:
+                qs = qs.filter(**{f"{endpoint}__model__in": models})
+            if metrics is not None:
+                qs = qs.filter(metric__in=list(metrics))
+            if endpoints is not None:
+                qs = qs.filter(**{f"{endpoint}__in": endpoints})
+            return qs
+
+        from .models import Snapshot
+
+        def newest(source_ref):
+            """The measurement of the outer figure in the newest snapshot in force that has it.
+
+            The snapshot is found on its own table, newest first, so the plan walks an index and
+            stops at the first hit; joined to the measurements, the planner sorted them all."""
+            has_figure = self.model._default_manager.filter(
+                snapshot_id=OuterRef("pk"), endpoint_id=OuterRef(OuterRef("endpoint_id")),
+                metric=OuterRef(OuterRef("metric")),
             )
-        ).filter(_newest=1)
+            corrected = Snapshot.objects.filter(supersedes_id=OuterRef("pk"), published_at__lte=as_of)
+            snapshot = (
+                Snapshot.objects.filter(
+                    Q(published_at__isnull=True) | Q(published_at__lte=as_of),
+                    source_id=OuterRef(source_ref), status__in=[PUBLISHED, SUPERSEDED], measured_at__lte=as_of,
+                )
+                .filter(~Exists(corrected), Exists(has_figure))
+                .order_by("-measured_at", "-pk")
+                .values("pk")[:1]
+            )
+            return snapshot
+
+        def measurement_of(figures, source_ref):
+            return figures.annotate(_snapshot=Subquery(newest(source_ref))).annotate(
+                _newest_pk=Subquery(
+                    self.model._default_manager.filter(
+                        snapshot_id=OuterRef("_snapshot"), endpoint_id=OuterRef("endpoint_id"),
+                        metric=OuterRef("metric"),
+                    ).order_by().values("pk")[:1]
+                )
+            ).values("_newest_pk")
+
+        published_figures = narrowed(CurrentMeasurement.objects.all(), "source", "endpoint")
+        superseded_figures = narrowed(
+            self.model._default_manager.filter(snapshot__status=SUPERSEDED), "snapshot__source", "endpoint"
+        ).order_by()
+        qs = self.filter(
+            pk__in=measurement_of(published_figures, "source_id").union(
+                measurement_of(superseded_figures, "snapshot__source_id")
+            )
+        )
+        if not per_source:
+            # Across sources: the newest of each source's newest, a window over those few rows only.
+            qs = self.filter(pk__in=qs.values("pk")).annotate(
+                _newest=Window(
+                    RowNumber(), partition_by=[F("endpoint_id"), F("metric")],
+                    order_by=[F("snapshot__measured_at").desc(), F("snapshot_id").desc()],
+                )
+            ).filter(_newest=1)
         return self._with_relations(qs)
 
     def in_window(self, since, as_of=None, models=None):

@@ -16,7 +16,7 @@ metrics per endpoint. Then it times:
 
 Prints rows/s for both, the ratio and whether each goal is met; asserts nothing. scripts/bench_serving.py
 calls `ingest()` for its figure 4. --profile prints where the import spends its time (cProfile).
-Redis: --redis-url (default REDIS_URL or redis://127.0.0.1:6379/12); only this run's keys are deleted.
+Redis: --redis-url (default REDIS_URL or redis://127.0.0.1:6379/0); only this run's keys (own prefix) are deleted.
 """
 
 import argparse
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_serving import clear_own_keys, configure, recreate_database  # noqa: E402  (the same scratch set-up)
+from bench_env import DEFAULT_REDIS_URL, clear_own_keys, configure, recreate_database  # noqa: E402
 
 GOAL_RATE = 50_000  # rows/s
 GOAL_RATIO = 0.2  # of the COPY's rows/s
@@ -138,7 +138,7 @@ def ingest(rows_wanted, profile=False, repeats=3):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/llmbench_ingest_bench")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     parser.add_argument("--rows", type=int, default=20000)
     parser.add_argument("--profile", action="store_true", help="print the import's cProfile (slows it down)")
     args = parser.parse_args()

@@ -5,19 +5,45 @@ prerender task stored ("cold"; articles/prerender.py), and filled ("warm").
     python scripts/bench_render.py [--runs 20] [--url /en/fastest-llm-api/]
 
 Runs against the configured database (by default the `make run` SQLite file with demo content;
-set DJANGO_SETTINGS_MODULE / DATABASE_URL for PostgreSQL). Prints figures; asserts nothing.
+set DJANGO_SETTINGS_MODULE / DATABASE_URL for PostgreSQL). Prints figures; asserts nothing. Its cache is
+its own: keys under a bench-<pid> prefix in Redis (CACHE_URL), or a scratch folder for the dev file cache, so
+emptying it between renders touches neither a running `make run` nor anyone else's Redis keys.
 """
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
 from contextlib import nullcontext
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.dev")
+
+from bench_env import clear_own_keys, own_key_prefix  # noqa: E402
+
+
+def use_own_cache():
+    """Point the cache settings at keys (Redis) or files (dev file cache) of this run only."""
+    prefix = own_key_prefix()
+    os.environ.update(BENCH_KEY_PREFIX=prefix, CACHE_KEY_PREFIX=prefix,
+                      DEV_CACHE_DIR=tempfile.mkdtemp(prefix=f"{prefix}-cache-"))
+    return os.environ["DEV_CACHE_DIR"]
+
+
+def empty_own_cache(scratch_dir):
+    from django.core.cache import cache
+
+    if hasattr(cache, "delete_pattern"):
+        clear_own_keys()
+    elif getattr(cache, "_dir", None) == scratch_dir:
+        shutil.rmtree(scratch_dir, ignore_errors=True)
+    else:
+        raise SystemExit("bench_render needs Redis (CACHE_URL) or the dev settings' file cache")
 
 
 def main():
@@ -25,12 +51,12 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--url", action="append", dest="urls")
     args = parser.parse_args()
+    scratch_cache = use_own_cache()
 
     import django
 
     django.setup()
     from django.conf import settings
-    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, override_settings
@@ -42,7 +68,7 @@ def main():
     urls = args.urls or ["/en/fastest-llm-api/", "/es/api-llm-mas-rapida/", "/en/glm-5-3-flash-providers/"]
     client = Client(HTTP_HOST="localhost")
     # Live and cold requests go through the middleware without the page cache (a query string no
-    # longer skips it, and cache.clear() keeps each process's own copies): this client loads its
+    # longer skips it, and emptying the cache keeps each process's own copies): this client loads its
     # middleware at its first request, made inside the override.
     without_page_cache = override_settings(
         MIDDLEWARE=[name for name in settings.MIDDLEWARE if name != "config.page_cache.PageCacheMiddleware"]
@@ -54,8 +80,7 @@ def main():
             times, queries, size = [], 0, 0
             for _ in range(args.runs):
                 if mode != "warm":
-                    # Only this site's keys when the cache is Redis (CACHE_URL), which others may share.
-                    cache.delete_pattern("*") if hasattr(cache, "delete_pattern") else cache.clear()
+                    empty_own_cache(scratch_cache)
                 with (override_settings(ARTICLE_PRERENDER=mode != "live"),
                       nullcontext() if mode == "warm" else without_page_cache,
                       CaptureQueriesContext(connection) as ctx):
@@ -68,6 +93,7 @@ def main():
             times.sort()
             p90 = times[int(len(times) * 0.9) - 1]
             print(f"{url:34} {mode:5} {statistics.median(times):10.1f} {p90:8.1f} {queries:8d} {size / 1024:6.1f}")
+    shutil.rmtree(scratch_cache, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -18,18 +18,19 @@ llmbench_bench; dropped and re-created) with the demo content under the producti
 3. Uncached article render with no past snapshots vs --history past snapshots per source (both the
    stored rendering and the render itself).
 4. import_snapshot rows/s vs COPY of the same rows into the same table.
-5. Queries to publish the demo article (save a revision and publish it, as the admin does).
+5. Publishing the demo article from the editor: the edit view's real POST with "Publish", its queries
+   and time, and the edit view's own (scripts/bench_publish.py).
 
 Prints figures and whether each goal is met; asserts nothing. Redis: --redis-url (default REDIS_URL or
-redis://127.0.0.1:6379/12); the script's keys carry their own prefix (bench-<pid>) and only those are
-deleted, so it never flushes a database others use.
+redis://127.0.0.1:6379/0); the script's keys carry their own prefix (bench-<pid>) and only those are
+deleted, so it never flushes a database others use. gunicorn binds --port (default 0: a free one); a port
+already taken stops the run.
 """
 
 import argparse
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -40,7 +41,17 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_env import (  # noqa: E402
+    DEFAULT_REDIS_URL,
+    ROOT,
+    clear_own_keys,
+    configure,
+    recreate_database,
+    start_gunicorn,
+)
+
 ARTICLE = "/en/fastest-llm-api/"
 DATA_PAGE = ARTICLE + "data/"
 PAGE_CACHE = "config.page_cache.PageCacheMiddleware"
@@ -58,37 +69,6 @@ function request()
   return wrk.format(nil, wrk.path .. "?nocache=" .. id .. "-" .. counter .. "-" .. math.random(1000000000))
 end
 """
-
-
-def configure(args):
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        SECRET_KEY="bench-only-" + "k3y!" * 12,
-        DATABASE_URL=args.database_url,
-        CELERY_BROKER_URL=args.redis_url,
-        REDIS_URL=args.redis_url,
-        CACHE_KEY_PREFIX=f"bench-{os.getpid()}",  # gunicorn inherits it: one prefix for the whole run
-        ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
-        SECURE_SSL_REDIRECT="0",
-        LOG_LEVEL="WARNING",
-    )
-    sys.path.insert(0, str(ROOT))
-
-
-def recreate_database(url):
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def clear_own_keys():
-    """Empty this run's cache keys only (cache.clear() would flush the whole Redis database)."""
-    from django.core.cache import cache
-
-    cache.delete_pattern("*")  # django-redis: the pattern is taken under this run's key prefix
 
 
 def setup_site():
@@ -211,43 +191,7 @@ def ingest(rows_wanted):
     return measure_ingest(rows_wanted)
 
 
-def publish_queries():
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from articles.models import ArticlePage
-
-    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
-    with CaptureQueriesContext(connection) as ctx:
-        page.save_revision().publish()
-    return len(ctx.captured_queries)
-
-
 # --- HTTP ---------------------------------------------------------------------------------------
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_gunicorn(port, workers=2):
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    process = subprocess.Popen(
-        [str(gunicorn), "config.wsgi:application", "--bind", f"127.0.0.1:{port}", "--workers", str(workers),
-         "--log-level", "warning"],
-        cwd=ROOT, env=os.environ.copy(),
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/static/css/site.css", timeout=2).read()
-            return process
-        except OSError:
-            time.sleep(0.3)
-    process.kill()
-    raise SystemExit("gunicorn did not start")
 
 
 def ensure_wrk():
@@ -307,10 +251,9 @@ def load_python(url, duration, concurrency, script=None):
 
 
 def http_comparison(args):
-    port = free_port()
     # The page exactly as gunicorn serves it becomes the static file; WhiteNoise indexes files when it
     # starts, so gunicorn starts again once the file is there.
-    process = start_gunicorn(port)
+    process, port = start_gunicorn(args.port)
     try:
         article_bytes = urllib.request.urlopen(f"http://127.0.0.1:{port}{ARTICLE}", timeout=60).read()
     finally:
@@ -319,7 +262,7 @@ def http_comparison(args):
     static_dir = ROOT / "static" / "bench"
     static_dir.mkdir(parents=True, exist_ok=True)
     (static_dir / "article.html").write_bytes(article_bytes)
-    process = start_gunicorn(port)
+    process, port = start_gunicorn(port)
     try:
         base = f"http://127.0.0.1:{port}"
         page = urllib.request.urlopen(base + ARTICLE, timeout=30)
@@ -355,7 +298,8 @@ def http_comparison(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/llmbench_bench")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--duration", type=int, default=10, help="seconds of load per URL (max 60)")
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--runs", type=int, default=15, help="renders per uncached measurement")
@@ -425,7 +369,9 @@ def main():
           f"import at {first_rate:,.0f} rows/s), COPY {copy_rate:,.0f} "
           f"rows/s: ratio {import_rate / copy_rate:.2f}x (goal >= 50,000 rows/s and >= 0.2x)")
 
-    print(f"\n5. Publishing the demo article (save revision + publish): {publish_queries()} queries (goal <= 150)")
+    from bench_publish import measure, report
+
+    print(f"\n5. Publishing the demo article from the editor: {report(measure(), 3)}")
     clear_own_keys()
 
 

@@ -1,7 +1,7 @@
 """Upload benchmark (issue 22): a records file through the admin as production runs it, measured end to end.
 
     python scripts/bench_uploads.py [--records 1000000] [--limit-file | --no-limit-file] [--snapshot]
-        [--database-url URL] [--redis-url URL] [--broker-url URL]
+        [--database-url URL] [--redis-url URL] [--broker-url URL] [--port 0]
 
 Standalone: builds its own PostgreSQL database (default postgres://postgres@127.0.0.1:5432/
 llmbench_uploads_bench; dropped and re-created) under the production settings, starts gunicorn with the
@@ -17,7 +17,7 @@ whose memory is read), logs in, and for each file:
 Files: a CSV of --records records, and (--limit-file, on by default) a JSONL file just under
 RECORDS_UPLOAD_MAX_BYTES (200 MB). --snapshot also uploads a snapshot CSV just under IMPORT_MAX_BYTES.
 Each file gets a fresh worker, so each peak is that file's. Prints figures; asserts nothing. Redis: the
-cache (--redis-url) and the broker (--broker-url) are not flushed.
+cache (--redis-url; keys under a prefix of the run's own) and the broker (--broker-url) are not flushed.
 """
 
 import argparse
@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_serving import ROOT, configure, free_port, recreate_database, start_gunicorn  # noqa: E402
+from bench_env import DEFAULT_REDIS_URL, ROOT, configure, recreate_database, start_gunicorn  # noqa: E402
 
 GOAL_BYTES = 300 * 1024 * 1024
 PROVIDERS = 10
@@ -179,7 +179,8 @@ def measure(label, http, url, path, fields, gunicorn):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/llmbench_uploads_bench")
-    parser.add_argument("--redis-url", default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/12"))
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's port on 127.0.0.1 (0: a free one)")
     parser.add_argument("--broker-url", default=os.environ.get("CELERY_BROKER_URL"))
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--limit-file", action=argparse.BooleanOptionalAction, default=True)
@@ -202,8 +203,7 @@ def main():
 
     source, session = setup()
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-    port = free_port()
-    gunicorn = start_gunicorn(port, workers=3)  # the README's command
+    gunicorn, port = start_gunicorn(args.port, workers=3)  # the README's command
     try:
         # The production settings mark the session and CSRF cookies Secure, which a client does not send
         # over the loopback's plain HTTP: they go in a header (the CSRF cookie's secret doubles as the token).

@@ -66,3 +66,25 @@ def test_publishing_inside_a_bulk_load_that_disabled_indexing(demo_site):
     page = ArticlePage.objects.get(slug_en="fastest-llm-api")
     with disable_reference_index_auto_update():
         page.save_revision().publish()  # used to break the caller's context manager on exit
+
+
+def test_publishing_from_the_editor_is_bounded_and_constant_in_endpoints(editor_client, demo_site, monkeypatch):
+    """The edit view's real POST with "Publish": each saved object's references are indexed once (they
+    were rebuilt for the page and for each of its 18 source rows, ~490 queries in all) and the source
+    rows are checked in one query per column."""
+    from reviews import tasks
+    from tests.test_article_edit_cost import publish_from_editor
+
+    monkeypatch.setattr(tasks.check_typed_figures, "delay", lambda *args: None)  # a worker's job
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    ReferenceIndex.objects.filter(object_id=str(page.pk)).delete()
+    publish_from_editor(editor_client, page)  # writes the index rows deleted above
+    small = publish_from_editor(editor_client, ArticlePage.objects.get(pk=page.pk))
+    for model in LanguageModel.objects.all():
+        for n in range(30):
+            EndpointFactory(model=model, provider=ProviderFactory(name=f"Extra {model.pk}-{n}"))
+    large = publish_from_editor(editor_client, ArticlePage.objects.get(pk=page.pk))
+    assert small <= 150 and large == small, (small, large)
+    # Indexed once, after the last source row was saved: every listed source is in the usage index.
+    for row in page.page_sources.select_related("source"):
+        assert ReferenceIndex.get_references_to(row.source).filter(object_id=str(page.pk)).exists(), row.source
