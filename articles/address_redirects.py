@@ -74,6 +74,10 @@ def redirect_old_addresses(sender, instance, raw=False, **kwargs):
     if raw or remembered is None or not instance.live:
         return
     stored, before = remembered
+    # Most saves (a publish, a revision) keep every address: the saved values tell, without a query.
+    # A field the instance never loaded was not written by this save.
+    if all(instance.__dict__.get(name, getattr(stored, name)) == getattr(stored, name) for name in ADDRESS_FIELDS):
+        return
     saved = Page.objects.get(pk=instance.pk)
     for language, old in before.items():
         new = page_address(saved, language)
