@@ -11,11 +11,12 @@ from benchmarks.models import Endpoint, Measurement, Snapshot
 
 
 def visible(html):
-    """The page's text without footnote markers (a fact carries its source's marker)."""
-    import html as html_lib
+    """The page's visible text without footnote markers (a fact carries its source's marker) and without
+    the hidden ⓘ trails."""
+    from tests.pagecheck import visible_text
 
     html = re.sub(r'<sup class="fn">.*?</sup>', "", html, flags=re.S)
-    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", "", html)))
+    return re.sub(r"\s+", " ", visible_text(html))
 
 
 def test_demo_prose_states_counts_leaders_and_ranks_from_data(client, demo_site):
