@@ -240,3 +240,18 @@ def test_values_keep_the_precision_the_page_prints():
     assert printed_number(get_metric("output_speed_median"), Decimal("100.3333")) == Decimal("100.3")
     assert f"{printed_number(get_metric('accuracy_index'), Decimal('98.60')):f}" == "98.6"
     assert difference_number(get_metric("ttfc_median"), Decimal("0.05")) == (Decimal("50"), "ms")
+
+
+def test_millisecond_differences_group_their_digits_in_both_languages():
+    """"+13842 ms" was hard to read; "+13 842 ms" (a narrow no-break space) is grouped the same way in
+    English and Spanish, and matches the reference lines, which ignore white space."""
+    from articles.formatting import format_difference
+    from benchmarks.metrics import get_metric
+    from tests.pagecheck import squeeze
+
+    first_chunk = get_metric("ttfc_median")
+    for lang in ("en", "es"):
+        assert format_difference(first_chunk, Decimal("13.842"), lang=lang) == "+13\u202f842 ms"
+        assert format_difference(first_chunk, Decimal("0.05"), lang=lang) == "+50 ms"
+        assert format_difference(first_chunk, Decimal("-4.02"), lang=lang) == "-4\u202f020 ms"
+    assert squeeze("+13\u202f842 ms") == squeeze("+13842 ms")
