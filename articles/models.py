@@ -14,7 +14,7 @@ from wagtail.models import Orderable, Page, ReferenceIndex
 
 from benchmarks.cache import data_generation
 from config.query_contract import QueryContractMixin
-from editorial.spanish import SpanishFromMemoryMixin
+from localized.revisions import SpanishFromMemoryMixin
 
 from .blocks import ArticleBodyBlock
 from .blocks.choosers import shared_chooser_lookups

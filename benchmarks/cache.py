@@ -118,10 +118,22 @@ def invalidate_after_commit(notes=None):
     transaction.on_commit(bump)
 
 
-def retry_invalidation_later():
-    from .ingest.tasks import invalidate_cache
+# The Celery task that retries a lost bump lives in the ingest layer, above this module: it registers
+# itself here at start-up (benchmarks.apps), so the data layer never imports ingest.
+_retry_task = None
 
+
+def use_retry_task(task):
+    """Register the Celery task that calls bump_cache_generation() again (its `apply_async` is used)."""
+    global _retry_task
+    _retry_task = task
+
+
+def retry_invalidation_later():
+    if _retry_task is None:
+        log.warning("no cache invalidation retry task is registered; the reconciler will redo the bump")
+        return
     try:
-        invalidate_cache.apply_async(countdown=30)
+        _retry_task.apply_async(countdown=30)
     except Exception as exc:  # the broker may be down too (the same Redis, usually)
         log.warning("could not queue the cache invalidation retry either: %s", exc)

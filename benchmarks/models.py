@@ -11,7 +11,7 @@ from modelcluster.fields import ParentalKey
 from modelcluster.models import ClusterableModel
 from wagtail.models import DraftStateMixin, LockableMixin, RevisionMixin, WorkflowMixin
 
-from editorial.spanish import SpanishFromMemoryMixin
+from localized.revisions import SpanishFromMemoryMixin
 
 from .immutability import ImmutablePriceError, ImmutableSnapshotError, payload_checksum  # noqa: F401 (ImmutablePriceError: re-exported)
 from .metrics import METRICS, metric_choices

@@ -10,8 +10,14 @@ class EditorialConfig(AppConfig):
     def ready(self):
         from wagtail.signals import published
 
+        from localized.revisions import use_spanish_source
+
         from .held import on_published
         from .panels import drop_spanish_page_panels
+        from .spanish import apply_approved_spanish
+
+        # Translated models (data and pages, below this app) rebuild their Spanish with it.
+        use_spanish_source(apply_approved_spanish)
 
         drop_spanish_page_panels()
         # Pages send it too (after page_published), inside the publish's transaction.
