@@ -164,6 +164,21 @@ def prose_texts(block, value, place):
             yield from prose_texts(block.child_block, item, f"{place} {n}")
 
 
+def page_field_texts(page, lang):
+    """(place, plain text) for the page's own text fields in `lang`: a reader sees them in results,
+    shares and the page head, where a stale figure is as false as in the body."""
+    fields = (
+        ("title", _("Title")),
+        ("seo_title", _("SEO title")),
+        ("search_description", _("Search description")),
+        ("summary", _("Summary")),
+    )
+    for name, place in fields:
+        text = getattr(page, f"{name}_{lang}", None)
+        if text:
+            yield place, strip_tags(str(text))
+
+
 def body_texts(stream):
     for n, child in enumerate(stream, start=1):
         place = _("%(place)s (block %(n)s)") % {"place": child.block.label, "n": n}
@@ -244,10 +259,7 @@ def check_page(page, languages=None):
         index = figure_index(data, lang)
         if not index:
             continue
-        texts = list(body_texts(blocks_list))
-        summary = getattr(page, f"summary_{lang}", "") or ""
-        if summary:
-            texts.insert(0, (_("Summary"), strip_tags(summary)))
+        texts = list(page_field_texts(page, lang)) + list(body_texts(blocks_list))
         counts = count_index(data)
         for place, text in texts:
             for typed, figures, context in find_typed_figures(text, index, lang):
