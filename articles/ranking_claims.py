@@ -15,7 +15,7 @@ RANKING_WORDS = {
     "en": (
         r"lead(?:s|ing|er)?|tops?|topped|fastest|quickest|slowest|cheapest|runner-up|"
         r"first(?!\s+(?:chunk|token|byte|response))|(?<!per\s)second|last|never|only|every|ahead|behind|"
-        r"wins?|beats?|best|worst"
+        r"wins?|beats?|best|worst|outpaces?|outperforms?|faster|quicker|slower|cheaper"
     ),
     "es": (
         r"lidera(?:n|ndo)?|l[ií]der|encabeza(?:n)?|m[aá]s\s+r[aá]pid[oa]s?|m[aá]s\s+lent[oa]s?|"
@@ -63,8 +63,9 @@ class RankingClaims:
                 self.ranks.setdefault(row.endpoint.provider.name, []).append((metric, description))
         # Every provider the site knows: a claim about one this page has no figure of is unchecked too.
         names = set(self.ranks) | set(Provider.objects.values_list("name", flat=True))
-        names = sorted((name for name in names if name), key=len, reverse=True)
-        self.names = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)") if names else None
+        self.names = _alternation(names)
+        # A model named after its maker ("DeepSeek V4.1") is not its provider: its name is skipped.
+        self.models = _alternation({row.endpoint.model.name for row in data.measurements})
 
     def evidence(self, name, sentence):
         ranks = self.ranks.get(name, [])
@@ -87,7 +88,11 @@ class RankingClaims:
             sentence, offset, start = text[start:end], start, end
             if not sentence.strip() or REFERENCE in sentence:
                 continue
-            named = list(self.names.finditer(sentence)) if self.names else []
+            models = [m.span() for m in self.models.finditer(sentence)] if self.models else []
+            named = [
+                match for match in (self.names.finditer(sentence) if self.names else [])
+                if not any(start <= match.start() < end for start, end in models)
+            ]
             words = list(self.ranking.finditer(sentence))
             for match in named:
                 if any(
@@ -101,6 +106,11 @@ class RankingClaims:
                 found.append((word.group(0), self.evidence(subject, sentence),
                               _context(text, offset + word.start(), offset + word.end())))
         return found
+
+
+def _alternation(names):
+    names = sorted((name for name in names if name), key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)") if names else None
 
 
 def _context(text, start, end):

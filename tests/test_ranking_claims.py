@@ -80,12 +80,14 @@ def test_the_issues_sentences_are_flagged_with_the_named_providers_own_ranks(glm
 
 
 def test_plain_mentions_unnamed_sentences_and_references_are_not_claims(glm):
+    ProviderFactory(name="GLM", slug="glm")  # a maker whose name starts its model's: "GLM-5.3" is the model
     leader = ref_html(glm["model"], "output_speed_median", compare="leader")
     body = [
         table(glm),
         cards(glm, ("fast", "Hosts GLM-5.3 in the US.", f"<p>{leader} leads on output speed.</p>")),
         paragraph("<p>Baseten and Together AI both serve GLM-5.3 with a 0.5 s first chunk target.</p>"),
         faq("Which host is fastest?", "<p>The fastest host changes every hour; the table shows who leads now.</p>"),
+        paragraph("<p>Every GLM-5.3 host here is the fastest one its operator sells.</p>"),
     ]
     page = make_article(body, sources=[glm["source"]])
     assert check_page(page) == []
