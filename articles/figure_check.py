@@ -210,6 +210,8 @@ NUMBER_WORDS = {
     "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
 }
 HOST_WORDS = r"(?:hosts?|providers?|endpoints?|proveedor(?:es)?)"
+# "two of the current models", "tres modelos actuales", "dos de los modelos".
+MODEL_WORDS = r"(?:(?:of|de)\s+(?:the|l[oa]s)\s+)?(?:\w+\s+)?(?:models?|modelos?)"
 
 
 def count_index(data):
@@ -223,9 +225,16 @@ def count_index(data):
     return {n: sorted(descriptions) for n, descriptions in counts.items()}
 
 
-def find_typed_counts(text, counts, lang):
+def model_count_index(data):
+    """{number of models the page's data measures: [what it counts]}."""
+    models = {row.endpoint.model_id for row in data.measurements}
+    # "one model" on a page about one model is its subject, not a count that can go stale.
+    return {len(models): [_("models measured on this page")]} if len(models) > 1 else {}
+
+
+def find_typed_counts(text, counts, lang, nouns=HOST_WORDS):
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
-    pattern = rf"\b(?P<n>\d{{1,2}}|{'|'.join(words)})\s+(?:\w+\s+)?{HOST_WORDS}\b"
+    pattern = rf"\b(?P<n>\d{{1,2}}|{'|'.join(words)})\s+(?:\w+\s+)?{nouns}\b"
     found = []
     for match in re.finditer(pattern, text, flags=re.IGNORECASE):
         raw = match.group("n").lower()
@@ -250,12 +259,14 @@ def check_page(page, languages=None):
             continue
         texts = [(place, text, None) for place, text in page_field_texts(page, lang)]
         texts += body_texts_with_subjects(blocks_list)
-        counts = count_index(data)
+        counts, model_counts = count_index(data), model_count_index(data)
         claims = RankingClaims(data, lang)
         for place, text, subject in texts:
             for typed, figures, context in find_typed_figures(text, index, lang):
                 findings.append(TypedFigure(lang, place, typed, figures, context))
             for typed, figures, context in find_typed_counts(text, counts, lang):
+                findings.append(TypedFigure(lang, place, typed, figures, context))
+            for typed, figures, context in find_typed_counts(text, model_counts, lang, MODEL_WORDS):
                 findings.append(TypedFigure(lang, place, typed, figures, context))
             for typed, figures, context in claims.find(text, subject):
                 findings.append(TypedFigure(lang, place, typed, figures, context))

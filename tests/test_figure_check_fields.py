@@ -5,6 +5,7 @@ import pytest
 
 from reviews import tasks
 from reviews.models import TypedFigureCheck
+from tests.factories import EndpointFactory, LanguageModelFactory, SnapshotFactory, SourceFactory
 from tests.figures_support import glm_data, make_article, ref_html, table
 from tests.workspace_support import approve_spanish
 
@@ -105,3 +106,18 @@ def test_page_fields_without_figures_flag_nothing(glm):
         page, summary="Several hosts, one model.", seo_title="GLM-5.3 hosts", search_description="2026 prices"
     )
     assert findings == []
+
+
+def test_a_typed_count_of_the_pages_models_is_flagged(glm):
+    other = LanguageModelFactory(name="Qwen 4", slug="qwen-4")
+    source = SourceFactory(publisher="Artificial Analysis", title="Qwen 4 providers")
+    SnapshotFactory(source=source, values=[(EndpointFactory(provider=glm["zai"].provider, model=other),
+                                            "output_speed_median", "99.9")], published=True)
+    body = [table(glm), table({"model": other, "source": source}),
+            faq("Which host leads?", "<p>Z.ai is measured on two of the current models.</p>")]
+    page = make_article(body, body_es=[*body[:2], faq("¿Quién lidera?", "<p>Se mide en dos de los modelos.</p>")],
+                        sources=[glm["source"], source])
+    findings = checked_revision(page)
+    assert places(findings, "en") == [("two of the current models", "FAQ (block 3) › questions 1 › answer")]
+    assert places(findings, "es") == [("dos de los modelos", "FAQ (block 3) › questions 1 › answer")]
+    assert findings[0]["figures"] == ["models measured on this page"]
