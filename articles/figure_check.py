@@ -28,6 +28,7 @@ from .formatting import (
     format_plain,
     number_format,
 )
+from .ranking_claims import REFERENCE, RankingClaims
 
 CONTEXT_CHARS = 40
 
@@ -145,29 +146,62 @@ def find_typed_figures(text, index, lang):
     return found
 
 
+DATAREF = re.compile(r"<embed\b[^>]*\bembedtype=\"dataref\"[^>]*/?>", re.IGNORECASE)
+
+
 def prose_texts(block, value, place):
     """(place, plain text) for every rich text and text field inside a block value."""
+    for where, text, _subject in texts_with_subjects(block, value, place):
+        yield where, text
+
+
+def texts_with_subjects(block, value, place, subject=None):
+    """(place, plain text, provider the text is about or None) for every text a block value stores,
+    whatever the block's nesting. A data reference leaves a REFERENCE mark: what it prints is checked."""
     if value is None:
         return
     if isinstance(block, blocks.RichTextBlock):
-        yield place, get_text_for_indexing(value.source)
+        yield place, get_text_for_indexing(DATAREF.sub(f" {REFERENCE} ", value.source)), subject
     elif isinstance(block, blocks.CharBlock | blocks.TextBlock):
-        yield place, str(value)
+        yield place, str(value), subject
     elif isinstance(block, blocks.StreamBlock):
         for n, child in enumerate(value, start=1):
-            yield from prose_texts(child.block, child.value, f"{place} › {child.block.label} {n}")
+            yield from texts_with_subjects(child.block, child.value, f"{place} › {child.block.label} {n}", subject)
     elif isinstance(block, blocks.StructBlock):
+        # A block holding one provider (a card) is about it even where its text never names it.
+        provider = value.get("provider") if "provider" in block.child_blocks else None
+        subject = getattr(provider, "name", None) or subject
         for name, child_block in block.child_blocks.items():
-            yield from prose_texts(child_block, value.get(name), f"{place} › {child_block.label}")
+            yield from texts_with_subjects(child_block, value.get(name), f"{place} › {child_block.label}", subject)
     elif isinstance(block, blocks.ListBlock):
         for n, item in enumerate(value, start=1):
-            yield from prose_texts(block.child_block, item, f"{place} {n}")
+            yield from texts_with_subjects(block.child_block, item, f"{place} {n}", subject)
+
+
+def page_field_texts(page, lang):
+    """(place, plain text) for the page's own text fields in `lang`: a reader sees them in results,
+    shares and the page head, where a stale figure is as false as in the body."""
+    fields = (
+        ("title", _("Title")),
+        ("seo_title", _("SEO title")),
+        ("search_description", _("Search description")),
+        ("summary", _("Summary")),
+    )
+    for name, place in fields:
+        text = getattr(page, f"{name}_{lang}", None)
+        if text:
+            yield place, strip_tags(str(text))
 
 
 def body_texts(stream):
+    for place, text, _subject in body_texts_with_subjects(stream):
+        yield place, text
+
+
+def body_texts_with_subjects(stream):
     for n, child in enumerate(stream, start=1):
         place = _("%(place)s (block %(n)s)") % {"place": child.block.label, "n": n}
-        yield from prose_texts(child.block, child.value, place)
+        yield from texts_with_subjects(child.block, child.value, place)
 
 
 # --- facts typed in words: counts of hosts and claims about who leads --------------------------
@@ -176,11 +210,8 @@ NUMBER_WORDS = {
     "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
 }
 HOST_WORDS = r"(?:hosts?|providers?|endpoints?|proveedor(?:es)?)"
-LEADER_WORDS = {
-    "en": r"tops|leads|leader|fastest|first place|wins|ahead of",
-    "es": r"encabeza|lidera|líder|más rápid[oa]|primer puesto|primer lugar|por delante",
-}
-CLAIM_WINDOW = 40
+# "two of the current models", "tres modelos actuales", "dos de los modelos".
+MODEL_WORDS = r"(?:(?:of|de)\s+(?:the|l[oa]s)\s+)?(?:\w+\s+)?(?:models?|modelos?)"
 
 
 def count_index(data):
@@ -194,9 +225,16 @@ def count_index(data):
     return {n: sorted(descriptions) for n, descriptions in counts.items()}
 
 
-def find_typed_counts(text, counts, lang):
+def model_count_index(data):
+    """{number of models the page's data measures: [what it counts]}."""
+    models = {row.endpoint.model_id for row in data.measurements}
+    # "one model" on a page about one model is its subject, not a count that can go stale.
+    return {len(models): [_("models measured on this page")]} if len(models) > 1 else {}
+
+
+def find_typed_counts(text, counts, lang, nouns=HOST_WORDS):
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
-    pattern = rf"\b(?P<n>\d{{1,2}}|{'|'.join(words)})\s+(?:\w+\s+)?{HOST_WORDS}\b"
+    pattern = rf"\b(?P<n>\d{{1,2}}|{'|'.join(words)})\s+(?:\w+\s+)?{nouns}\b"
     found = []
     for match in re.finditer(pattern, text, flags=re.IGNORECASE):
         raw = match.group("n").lower()
@@ -204,31 +242,6 @@ def find_typed_counts(text, counts, lang):
         if number in counts:
             start, end = max(match.start() - CONTEXT_CHARS, 0), min(match.end() + CONTEXT_CHARS, len(text))
             found.append((match.group(0), counts[number], text[start:end].strip()))
-    return found
-
-
-def find_leader_claims(text, data, lang):
-    """Sentences that name a measured host next to words like "tops" or "fastest": a claim the
-    data may stop supporting. The leader reference keeps it true."""
-    names = {}
-    for row in data.measurements:
-        names.setdefault(row.endpoint.provider.name, set()).add(row.endpoint.model.name)
-    leaders = set()
-    for (_model_id, _source_id, metric), rows in data._by_source.items():
-        ranked = data.ranked(rows[0].endpoint.model, metric, rows[0].snapshot.source)
-        if ranked:
-            leaders.add(f"{ranked[0].endpoint.model.name} · {METRICS[metric].label}: {ranked[0].endpoint.label}")
-    claim = re.compile(LEADER_WORDS.get(lang, LEADER_WORDS["en"]), re.IGNORECASE)
-    found = []
-    for name in sorted(names, key=len, reverse=True):
-        for match in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text):
-            start, end = max(match.start() - CLAIM_WINDOW, 0), min(match.end() + CLAIM_WINDOW, len(text))
-            sentence_start = max(text.rfind(".", 0, match.start()) + 1, start)
-            sentence_end = text.find(".", match.end())
-            sentence_end = end if sentence_end < 0 else min(sentence_end, end)
-            if claim.search(text[sentence_start:sentence_end]):
-                described = [_("leader claim about %(name)s") % {"name": name}] + sorted(leaders)[:3]
-                found.append((name, described, text[start:end].strip()))
     return found
 
 
@@ -244,16 +257,17 @@ def check_page(page, languages=None):
         index = figure_index(data, lang)
         if not index:
             continue
-        texts = list(body_texts(blocks_list))
-        summary = getattr(page, f"summary_{lang}", "") or ""
-        if summary:
-            texts.insert(0, (_("Summary"), strip_tags(summary)))
-        counts = count_index(data)
-        for place, text in texts:
+        texts = [(place, text, None) for place, text in page_field_texts(page, lang)]
+        texts += body_texts_with_subjects(blocks_list)
+        counts, model_counts = count_index(data), model_count_index(data)
+        claims = RankingClaims(data, lang)
+        for place, text, subject in texts:
             for typed, figures, context in find_typed_figures(text, index, lang):
                 findings.append(TypedFigure(lang, place, typed, figures, context))
             for typed, figures, context in find_typed_counts(text, counts, lang):
                 findings.append(TypedFigure(lang, place, typed, figures, context))
-            for typed, figures, context in find_leader_claims(text, data, lang):
+            for typed, figures, context in find_typed_counts(text, model_counts, lang, MODEL_WORDS):
+                findings.append(TypedFigure(lang, place, typed, figures, context))
+            for typed, figures, context in claims.find(text, subject):
                 findings.append(TypedFigure(lang, place, typed, figures, context))
     return findings

@@ -1,0 +1,123 @@
+"""The typed-figure check reads every text field of a page in both languages: the page's own fields
+(title, SEO fields, summary) and every text a body block stores (cards, notes, FAQ, CTA…)."""
+
+import pytest
+
+from reviews import tasks
+from reviews.models import TypedFigureCheck
+from tests.factories import EndpointFactory, LanguageModelFactory, SnapshotFactory, SourceFactory
+from tests.figures_support import glm_data, make_article, ref_html, table
+from tests.workspace_support import approve_spanish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def glm():
+    return glm_data()
+
+
+def cards(glm, *texts):
+    """A provider cards block with one card per (endpoint key, summary, strengths) text."""
+    return {
+        "type": "provider_cards",
+        "value": {
+            "metric": "output_speed_median",
+            "models": [{"model": glm["model"].pk, "source": glm["source"].pk}],
+            "cards": [
+                {"provider": glm[key].provider.pk, "summary": summary, "strengths": strengths, "limitations": ""}
+                for key, summary, strengths in texts
+            ],
+        },
+    }
+
+
+def note(html):
+    return {"type": "note", "value": {"style": "note", "text": html, "citations": []}}
+
+
+def faq(question, answer):
+    return {"type": "faq", "value": {"heading": "FAQ", "items": [{"question": question, "answer": answer}]}}
+
+
+def call_to_action(heading, text):
+    return {
+        "type": "call_to_action",
+        "value": {"heading": heading, "text": text, "button_text": "Compare", "url": "https://example.com/"},
+    }
+
+
+def checked_revision(page, spanish=None, **english):
+    """The page's English text fields set and published, their Spanish approved as a translator's
+    (the only way Spanish reaches a revision), and the latest revision checked as the worker does."""
+    for name, value in english.items():
+        setattr(page, f"{name}_en", value)
+    page.save_revision().publish()
+    if spanish:
+        approve_spanish(page, spanish)
+    revision_id = type(page).objects.get(pk=page.pk).latest_revision_id
+    tasks.check_typed_figures(revision_id, "en")
+    return TypedFigureCheck.objects.get(revision_id=revision_id, language="en").findings
+
+
+def places(findings, lang):
+    return [(f["typed"], f["place"]) for f in findings if f["language"] == lang]
+
+
+def test_figures_typed_in_any_text_field_are_flagged_with_their_place(glm):
+    speed = ref_html(glm["model"], "output_speed_median", endpoint=glm["fast"])
+    body = [
+        table(glm),
+        cards(glm, ("fast", "Streams 283.4 tokens/s.", f"<p>{speed} tokens/s.</p>")),
+        note("<p>A 0.90 s first chunk.</p>"),
+        faq("Is 164.3 tokens/s fast?", "<p>It starts in 2.39 s.</p>"),
+        call_to_action("Pay $2.10 per million", "From 0.67 s."),
+    ]
+    page = make_article(body, sources=[glm["source"], glm["pricing"]])
+
+    findings = checked_revision(
+        page,
+        spanish={"summary": "Z.ai alcanza un 95.62% de precisión.", "search_description": "Hasta 283.4 tokens/s."},
+        summary="Z.ai reaches 98.74% accuracy.",
+        seo_title="GLM-5.3 at 105.5 tokens/s",
+        search_description="Up to 150.4 tokens/s.",
+    )
+
+    in_body = [
+        ("283.4", "Provider cards (block 2) › cards 1 › one-line summary"),
+        ("0.90", "Note / callout (block 3) › text"),
+        ("164.3", "FAQ (block 4) › questions 1 › question"),
+        ("2.39", "FAQ (block 4) › questions 1 › answer"),
+        ("$2.10", "Call to action (block 5) › heading"),
+        ("0.67", "Call to action (block 5) › text"),
+    ]
+    assert places(findings, "en") == [
+        ("105.5", "SEO title"),
+        ("150.4", "Search description"),
+        ("98.74%", "Summary"),
+        *in_body,
+    ]
+    assert places(findings, "es") == [("283.4", "Search description"), ("95.62%", "Summary"), *in_body]
+
+
+def test_page_fields_without_figures_flag_nothing(glm):
+    page = make_article([table(glm)], sources=[glm["source"]])
+    findings = checked_revision(
+        page, summary="Several hosts, one model.", seo_title="GLM-5.3 hosts", search_description="2026 prices"
+    )
+    assert findings == []
+
+
+def test_a_typed_count_of_the_pages_models_is_flagged(glm):
+    other = LanguageModelFactory(name="Qwen 4", slug="qwen-4")
+    source = SourceFactory(publisher="Artificial Analysis", title="Qwen 4 providers")
+    SnapshotFactory(source=source, values=[(EndpointFactory(provider=glm["zai"].provider, model=other),
+                                            "output_speed_median", "99.9")], published=True)
+    body = [table(glm), table({"model": other, "source": source}),
+            faq("Which host leads?", "<p>Z.ai is measured on two of the current models.</p>")]
+    page = make_article(body, body_es=[*body[:2], faq("¿Quién lidera?", "<p>Se mide en dos de los modelos.</p>")],
+                        sources=[glm["source"], source])
+    findings = checked_revision(page)
+    assert places(findings, "en") == [("two of the current models", "FAQ (block 3) › questions 1 › answer")]
+    assert places(findings, "es") == [("dos de los modelos", "FAQ (block 3) › questions 1 › answer")]
+    assert findings[0]["figures"] == ["models measured on this page"]

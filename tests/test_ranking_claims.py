@@ -1,0 +1,93 @@
+"""Ranking words next to a provider's name ("leads", "runner-up", "lidera", "al frente"…) are claims
+the data may stop supporting: flagged in any text field, with that provider's own ranks as evidence."""
+
+import pytest
+
+from articles.figure_check import check_page
+from tests.factories import ProviderFactory
+from tests.figures_support import glm_data, make_article, paragraph, ref_html, table
+from tests.test_figure_check_fields import cards, faq
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def glm():
+    return glm_data()
+
+
+def claims(findings, lang):
+    return [(f.typed, f.place) for f in findings if f.language == lang]
+
+
+def evidence(findings, lang, typed):
+    return next(f.figures for f in findings if f.language == lang and f.typed == typed)
+
+
+def test_the_issues_sentences_are_flagged_with_the_named_providers_own_ranks(glm):
+    ProviderFactory(name="Cerebras", slug="cerebras")  # on the site, not measured on this page
+    body = [
+        table(glm),
+        cards(
+            glm,
+            ("fast", "Premium tier.", "<p>Leads two of the three current models on output speed.</p>"),
+            ("together", "Runner-up on output speed for every current model.", "<p>Wide catalogue.</p>"),
+        ),
+        paragraph("<p>Baseten's Fast tier tops the speed ranking on GLM-5.3. Novita AI serves it from Asia.</p>"),
+        faq("Which host starts first?", "<p>It depends on the model. Z.ai is never ahead on first chunk.</p>"),
+    ]
+    body_es = [
+        table(glm),
+        cards(
+            glm,
+            ("fast", "Nivel prémium.", "<p>Lidera dos de los tres modelos actuales en velocidad.</p>"),
+            ("together", "Segundo en velocidad de salida en cada modelo actual.", "<p>Catálogo amplio.</p>"),
+        ),
+        paragraph("<p>El nivel Fast de Baseten encabeza la velocidad en GLM-5.3. Novita AI sirve desde Asia.</p>"),
+        faq("¿Qué proveedor empieza antes?", "<p>Depende del modelo. Z.ai nunca va por delante en latencia.</p>"),
+    ]
+    page = make_article(body, body_es=body_es, sources=[glm["source"]])
+    page.summary_en = "Which host is quickest depends on the model. Baseten's premium tier leads two of the current models."
+    page.summary_es = "Depende del modelo. Cerebras sigue al frente en la referencia GPT-OSS 120B."
+
+    findings = check_page(page)
+
+    assert claims(findings, "en") == [
+        ("Baseten", "Summary"),
+        ("Leads", "Provider cards (block 2) › cards 1 › strengths"),
+        ("Runner-up", "Provider cards (block 2) › cards 2 › one-line summary"),
+        ("Baseten", "Paragraph (block 3)"),
+        ("Z.ai", "FAQ (block 4) › questions 1 › answer"),
+    ]
+    assert claims(findings, "es") == [
+        ("Cerebras", "Summary"),
+        ("Lidera", "Provider cards (block 2) › cards 1 › strengths"),
+        ("Segundo", "Provider cards (block 2) › cards 2 › one-line summary"),
+        ("Baseten", "Paragraph (block 3)"),
+        ("Z.ai", "FAQ (block 4) › questions 1 › answer"),
+    ]
+    # Each claim quotes its own provider's rank, in the metric the sentence names.
+    assert evidence(findings, "en", "Leads") == [
+        "ranking claim about Baseten", "Baseten (Fast) · GLM-5.3 · Output speed: rank 1 of 4",
+    ]
+    assert evidence(findings, "en", "Runner-up") == [
+        "ranking claim about Together AI", "Together AI · GLM-5.3 · Output speed: rank 2 of 4",
+    ]
+    assert evidence(findings, "en", "Z.ai") == ["ranking claim about Z.ai", "Z.ai · GLM-5.3 · First chunk: rank 3 of 4"]
+    assert evidence(findings, "es", "Cerebras") == [
+        "ranking claim about Cerebras", "no figure of Cerebras on this page",
+    ]
+
+
+def test_plain_mentions_unnamed_sentences_and_references_are_not_claims(glm):
+    ProviderFactory(name="GLM", slug="glm")  # a maker whose name starts its model's: "GLM-5.3" is the model
+    leader = ref_html(glm["model"], "output_speed_median", compare="leader")
+    body = [
+        table(glm),
+        cards(glm, ("fast", "Hosts GLM-5.3 in the US.", f"<p>{leader} leads on output speed.</p>")),
+        paragraph("<p>Baseten and Together AI both serve GLM-5.3 with a 0.5 s first chunk target.</p>"),
+        faq("Which host is fastest?", "<p>The fastest host changes every hour; the table shows who leads now.</p>"),
+        paragraph("<p>Every GLM-5.3 host here is the fastest one its operator sells.</p>"),
+    ]
+    page = make_article(body, sources=[glm["source"]])
+    assert check_page(page) == []
