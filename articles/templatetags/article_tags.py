@@ -8,7 +8,7 @@ register = template.Library()
 @register.filter
 def machine_number(number):
     """For <data value>: the stored number as machines read it, whatever the page's language."""
-    from articles.formatting import plain_number
+    from benchmarks.formatting import plain_number
 
     return plain_number(number)
 
