@@ -4,8 +4,9 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
+from localized.tracking import SOURCE_LANGUAGE, is_blank
+
 from ..alternates import language_versions, translated_url
-from ..tracking import SOURCE_LANGUAGE, is_blank
 
 register = template.Library()
 
