@@ -34,14 +34,14 @@ def article(glm):
 
 
 def spanish_url(page):
-    from editorial.alternates import translated_url
+    from localized.alternates import translated_url
 
     return translated_url(page, "es")
 
 
 def english_url(page):
     # Not page.url: that follows whichever language the last request left active.
-    from editorial.alternates import translated_url
+    from localized.alternates import translated_url
 
     return translated_url(page, "en")
 

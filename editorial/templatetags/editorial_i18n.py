@@ -4,9 +4,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
+from localized.alternates import language_versions, translated_url
 from localized.tracking import SOURCE_LANGUAGE, is_blank
-
-from ..alternates import language_versions, translated_url
 
 register = template.Library()
 
