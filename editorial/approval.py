@@ -17,9 +17,10 @@ from wagtail.models import Page
 
 from config import four_eyes
 
+from .derive import storable
 from .held import is_held, live_sources, sources_of
 from .models import ApprovedSegment, TranslationDraft
-from .segments import RICH, storable
+from .segments import RICH
 from .spanish import english_segments
 
 logger = logging.getLogger(__name__)

@@ -52,7 +52,7 @@ def render_body(context, stream):
     """The body rendered ahead of the lines above it, which count the sources its blocks cite.
 
     On a Spanish page a block whose text is still the English (an untranslated segment shown as
-    English, editorial.segments.derive_stream) says so with lang="en", for screen readers and
+    English, editorial.derive.derive_stream) says so with lang="en", for screen readers and
     hyphenation; its data and layout are the Spanish page's."""
     flat = context.flatten()
     english = _english_blocks(context.get("page"), stream)
