@@ -1,4 +1,4 @@
-"""The Spanish version of an object derived from its English one (segments: editorial.segments).
+"""The Spanish version of an object derived from its English one (segments: localized.segments).
 
 The Spanish StreamField is never edited: it is the English one with each text leaf replaced by its
 translation, so both languages always bind the same data. Translations are cleaned again on the way
@@ -9,8 +9,7 @@ import copy
 
 from wagtail import blocks
 
-from .richtext_tokens import stored_translation
-from .segments import (
+from localized.segments import (
     RICH,
     TEXT_BLOCKS,
     is_blank,
@@ -19,6 +18,8 @@ from .segments import (
     untranslated_children,
     with_aliases,
 )
+
+from .richtext_tokens import stored_translation
 
 
 def storable(kind, text, english):

@@ -17,9 +17,9 @@ from wagtail.fields import StreamField
 # The mixin sits below the data and page layers, which use it; it calls apply_approved_spanish
 # (registered in editorial.apps). Re-exported here for the modules that know it by this name.
 from localized.revisions import SpanishFromMemoryMixin  # noqa: F401
+from localized.segments import field_kind, is_blank, raw_stream, segments_of
 
 from .derive import align_legacy, derive_stream, storable
-from .segments import field_kind, is_blank, raw_stream, segments_of
 
 logger = logging.getLogger(__name__)
 

@@ -73,7 +73,7 @@ def _english_blocks(page, stream):
     text leaf is the English one, when the active language is not English."""
     from django.utils.translation import get_language
 
-    from editorial.segments import segments_of
+    from localized.segments import segments_of
 
     language = (get_language() or "en").split("-")[0]
     if page is None or language == "en" or not hasattr(page, "body_en") or getattr(stream, "raw_data", None) is None:
