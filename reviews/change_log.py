@@ -12,7 +12,7 @@ from itertools import groupby
 
 from django.utils import translation
 
-from reviews.models import ChangeSet, FigureChange
+from .models import ChangeSet, FigureChange
 
 PER_PAGE = 50
 FEED_ENTRIES = 20
@@ -46,7 +46,7 @@ def grouped(changes):
 
 def site_changes(language=None, limit=FEED_ENTRIES):
     """[(change set, page, [figure changes])] for the newest `limit` (change set, live page) pairs."""
-    from .models import ArticlePage
+    from articles.models import ArticlePage
 
     language = language or _language()
     live = ArticlePage.objects.live().public()
