@@ -14,8 +14,8 @@ from django.core.paginator import Paginator
 from wagtail.contrib.routable_page.models import re_path
 
 from localized.alternates import has_language_version, translated_url
-from reviews import change_log
 
+from . import change_log
 from .data_routes import in_page_language_of, segment_in
 
 CHANGES_SEGMENTS = {"en": "changes", "es": "cambios"}

@@ -10,7 +10,7 @@ from django.utils import translation
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.translation import gettext as _
 
-from reviews import change_log
+from . import change_log
 
 
 class ChangesFeed(Feed):

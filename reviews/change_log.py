@@ -1,4 +1,5 @@
-"""What the public change log and the Atom feeds read: every recorded change of a figure a live page
+"""The queries behind the public change log and the Atom feeds (registered as the pages' reader in
+reviews.apps, see articles/change_log.py): every recorded change of a figure a live page
 shows (reviews.FigureChange, written by a worker after each snapshot is published), in the page's
 language, newest first, with the snapshot and source it came from.
 
@@ -8,13 +9,12 @@ serves any number of changes: the snapshot and its source come joined, the large
 behind.
 """
 
-from itertools import groupby
-
 from django.utils import translation
+
+from articles.change_log import grouped
 
 from .models import ChangeSet, FigureChange
 
-PER_PAGE = 50
 FEED_ENTRIES = 20
 
 
@@ -32,16 +32,6 @@ def page_changes(page, language=None):
     return _with_snapshot(queryset, "change_set__").order_by(
         "-change_set__created_at", "-change_set_id", "block_index", "pk"
     )
-
-
-def change_date(change_set):
-    """When readers started seeing the change: the snapshot's publication (the record comes just after)."""
-    return change_set.snapshot.published_at or change_set.created_at
-
-
-def grouped(changes):
-    """[(change set, [its figure changes])] keeping the order of `changes` (newest set first)."""
-    return [(key, list(rows)) for key, rows in groupby(changes, key=lambda row: row.change_set)]
 
 
 def site_changes(language=None, limit=FEED_ENTRIES):

@@ -213,7 +213,7 @@ def download_csv_link(context, caption=""):
 
 @register.simple_tag
 def change_date_of(change_set):
-    """When readers started seeing a published change (reviews/change_log.py)."""
-    from reviews.change_log import change_date
+    """When readers started seeing a published change (articles/change_log.py)."""
+    from articles.change_log import change_date
 
     return change_date(change_set)
