@@ -1,5 +1,7 @@
 """Upstream adapters: each turns one upstream's response into rows of figures and prices in our units."""
 
+from benchmarks.adapter_registry import register_adapter
+
 from .artificial_analysis import ArtificialAnalysisAdapter, ArtificialAnalysisLegacyFileAdapter
 from .base import (
     ConfigurationError,
@@ -19,7 +21,7 @@ from .litellm import LiteLLMAdapter
 from .openrouter import OpenRouterAdapter
 
 ADAPTERS = {
-    adapter.name: adapter
+    adapter.name: register_adapter(adapter)  # found by name from the refresh settings (adapter_registry.py)
     for adapter in (
         ArtificialAnalysisAdapter,
         ArtificialAnalysisLegacyFileAdapter,
