@@ -48,8 +48,6 @@ KNOWN_CYCLES = {
     # cycle fails; remove a line when its cycle is broken.
     ("articles.reconcile", "articles.tasks"),
     ("benchmarks.current", "benchmarks.models"),
-    ("benchmarks.ingest.adapters.base", "benchmarks.ingest.adapters.http_client"),
-    ("benchmarks.ingest.adapters.base", "benchmarks.ingest.adapters.replay"),
     ("benchmarks.ingest.replays", "benchmarks.ingest.tasks"),
     ("benchmarks.ingest.scheduling", "benchmarks.ingest.tasks"),
     ("benchmarks.models", "benchmarks.price_models"),

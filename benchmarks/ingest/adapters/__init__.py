@@ -3,17 +3,16 @@
 from benchmarks.adapter_registry import register_adapter
 
 from .artificial_analysis import ArtificialAnalysisAdapter, ArtificialAnalysisLegacyFileAdapter
-from .base import (
+from .base import FetchResult, UpstreamRow
+from .errors import (
     ConfigurationError,
     DeadlineExceeded,
-    FetchResult,
     ImpossibleValue,
     MalformedPayload,
     PayloadTooLarge,
     RateLimitBudgetSpent,
     RefreshError,
     SchemaChanged,
-    UpstreamRow,
     UpstreamUnavailable,
 )
 from .http_client import Deadline, RateLimit, UpstreamClient
