@@ -53,7 +53,6 @@ KNOWN_CYCLES = {
     ("benchmarks.models", "benchmarks.price_models"),
     ("benchmarks.models", "benchmarks.querysets"),
     ("editorial.held", "editorial.spanish"),
-    ("firstparty.models", "firstparty.scheduling"),
 }
 
 
