@@ -1,37 +1,47 @@
-"""What the public change log and the Atom feeds read: every recorded change of a figure a live page
-shows (reviews.FigureChange, written by a worker after each snapshot is published), in the page's
-language, newest first, with the snapshot and source it came from.
+"""What the public change log and the Atom feeds read, and from whom.
 
-The rows are the ones editors review (reviews/changes.py); readers see the same "was → now" the
-editors do, as soon as it is recorded. A change set lists every page it touched, so one query
-serves any number of changes: the snapshot and its source come joined, the large raw payload left
-behind.
+The changes of figures are recorded by the review layer (reviews.FigureChange, written by a worker
+after each snapshot is published) and read by its queries (reviews/change_log.py). That layer sits
+above the pages, so it registers its reader here at start-up (reviews.apps) and the pages never
+import it. Until a reader is registered a call fails loudly: a log that quietly said "no changes"
+would hide every recorded one.
 """
 
 from itertools import groupby
 
-from django.utils import translation
-
-from reviews.models import ChangeSet, FigureChange
+from django.core.exceptions import ImproperlyConfigured
 
 PER_PAGE = 50
-FEED_ENTRIES = 20
+
+_reader = None
 
 
-def _language():
-    return (translation.get_language() or "en")[:2]
+def use_change_reader(reader):
+    """Register the reader of recorded changes: an object with `page_changes(page, language)`,
+    `site_changes(language)` and `article_feed_changes(page, language)` (reviews.change_log)."""
+    global _reader
+    _reader = reader
 
 
-def _with_snapshot(queryset, prefix):
-    return queryset.select_related(f"{prefix}snapshot__source").defer(f"{prefix}snapshot__raw_payload")
+def _registered():
+    if _reader is None:
+        raise ImproperlyConfigured("No change log reader registered: is `reviews` in INSTALLED_APPS?")
+    return _reader
 
 
 def page_changes(page, language=None):
     """The page's figure changes in one language, newest publication first, in page order within one."""
-    queryset = FigureChange.objects.filter(page_id=page.pk, language=language or _language())
-    return _with_snapshot(queryset, "change_set__").order_by(
-        "-change_set__created_at", "-change_set_id", "block_index", "pk"
-    )
+    return _registered().page_changes(page, language)
+
+
+def site_changes(language=None):
+    """[(change set, page, [figure changes])] for the newest (change set, live page) pairs."""
+    return _registered().site_changes(language)
+
+
+def article_feed_changes(page, language=None):
+    """[(change set, [figure changes])] for the page's newest change sets in one language."""
+    return _registered().article_feed_changes(page, language)
 
 
 def change_date(change_set):
@@ -42,47 +52,3 @@ def change_date(change_set):
 def grouped(changes):
     """[(change set, [its figure changes])] keeping the order of `changes` (newest set first)."""
     return [(key, list(rows)) for key, rows in groupby(changes, key=lambda row: row.change_set)]
-
-
-def site_changes(language=None, limit=FEED_ENTRIES):
-    """[(change set, page, [figure changes])] for the newest `limit` (change set, live page) pairs."""
-    from .models import ArticlePage
-
-    language = language or _language()
-    live = ArticlePage.objects.live().public()
-    pairs = list(
-        FigureChange.objects.filter(language=language, page__in=live.values("pk"))
-        .values_list("change_set_id", "page_id")
-        .distinct()
-        .order_by("-change_set_id", "page_id")[:limit]
-    )
-    if not pairs:
-        return []
-    pages = {page.pk: page for page in live.filter(pk__in={page for _set, page in pairs})}
-    pages = {pk: page for pk, page in pages.items() if page.has_body_in(language)}
-    sets = {
-        change_set.pk: change_set
-        for change_set in _with_snapshot(ChangeSet.objects.filter(pk__in={cs for cs, _page in pairs}), "")
-    }
-    items = {}
-    for row in FigureChange.objects.filter(
-        language=language, change_set_id__in=sets, page_id__in=pages
-    ).order_by("block_index", "pk"):
-        items.setdefault((row.change_set_id, row.page_id), []).append(row)
-    return [
-        (sets[cs], pages[page], items[(cs, page)])
-        for cs, page in pairs
-        if page in pages and (cs, page) in items
-    ]
-
-
-def article_feed_changes(page, language=None, limit=FEED_ENTRIES):
-    """[(change set, [figure changes])] for the page's newest `limit` change sets in one language."""
-    language = language or _language()
-    set_ids = list(
-        FigureChange.objects.filter(page_id=page.pk, language=language)
-        .values_list("change_set_id", flat=True)
-        .distinct()
-        .order_by("-change_set_id")[:limit]
-    )
-    return grouped(page_changes(page, language).filter(change_set_id__in=set_ids))

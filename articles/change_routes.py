@@ -13,7 +13,7 @@ from django.conf import settings
 from django.core.paginator import Paginator
 from wagtail.contrib.routable_page.models import re_path
 
-from editorial.alternates import has_language_version, translated_url
+from localized.alternates import has_language_version, translated_url
 
 from . import change_log
 from .data_routes import in_page_language_of, segment_in

@@ -23,7 +23,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from wagtail.contrib.routable_page.models import re_path
 
-from editorial.alternates import has_language_version, translated_url
+from localized.alternates import has_language_version, translated_url
 
 from . import downloads
 from .figures import page_figures

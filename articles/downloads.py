@@ -20,10 +20,10 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from benchmarks.csv_export import csv_text
+from benchmarks.formatting import plain_number, price_decimals, quantize
 from benchmarks.metrics import METRICS
 
 from .figures import PRICE, PageFigure, block_label, reads_data
-from .formatting import plain_number, price_decimals, quantize
 
 
 def offers_download(block):

@@ -16,11 +16,7 @@ from django.utils.translation import gettext as _
 from wagtail import blocks
 from wagtail.rich_text import get_text_for_indexing
 
-from benchmarks.metrics import METRICS, TIME
-
-from .data import PageData
-from .datarefs.resolve import with_ref_requirements
-from .formatting import (
+from benchmarks.formatting import (
     CURRENCY_SYMBOLS,
     format_duration,
     format_metric,
@@ -28,6 +24,10 @@ from .formatting import (
     format_plain,
     number_format,
 )
+from benchmarks.metrics import METRICS, TIME
+
+from .data import PageData
+from .datarefs.resolve import with_ref_requirements
 from .ranking_claims import REFERENCE, RankingClaims
 
 CONTEXT_CHARS = 40

@@ -82,7 +82,7 @@ class Figure:
 
 def measured_figure(endpoint, metric, text, measurement, *, row, ranking="", position=None, stale=False):
     """A figure printed from one measurement (or a dash where `measurement` is None)."""
-    from .formatting import printed_number
+    from benchmarks.formatting import printed_number
 
     return Figure(
         row=row,

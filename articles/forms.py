@@ -7,6 +7,8 @@ from django.utils.translation import ngettext
 from wagtail.admin.forms import WagtailAdminPageForm
 from wagtail.snippets.widgets import AdminSnippetChooser
 
+from localized.form_access import restrict_fields
+
 
 def missing_citations(stream_value, page_sources, lang):
     """Render the body as the public page would and collect the sources it cites but can't number."""
@@ -19,14 +21,13 @@ def missing_citations(stream_value, page_sources, lang):
 
 
 class TranslatorAwarePageForm(WagtailAdminPageForm):
-    """Translators change the Spanish fields of a page and nothing else (see editorial.permissions)."""
+    """Translators change the Spanish fields of a page and nothing else (the rule: editorial.permissions,
+    registered in localized.form_access)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        from editorial.permissions import restrict_to_translatable_fields
-
         if getattr(self, "for_user", None) is not None:
-            restrict_to_translatable_fields(self, self.for_user, include_formsets=False)
+            restrict_fields(self, self.for_user, include_formsets=False)
 
 
 class SourceChooser(AdminSnippetChooser):

@@ -3,14 +3,14 @@
 An article has a Spanish version once its body has Spanish (ArticlePage.has_body_in); any other
 page (the home page, an article index) once it has a Spanish title of its own. Serving the English
 title under /es/ would show an English page at a Spanish address, listed nowhere in Spanish and
-advertised nowhere (editorial.alternates gives hreflang, the sitemap and the switcher the same rule).
+advertised nowhere (localized.alternates gives hreflang, the sitemap and the switcher the same rule).
 Previews still render: the editor may be looking at the page before its Spanish exists.
 """
 
 from django.http import Http404
 from django.utils import translation
 
-from editorial.alternates import has_language_version
+from localized.alternates import has_language_version
 
 
 class LanguageVersionMixin:

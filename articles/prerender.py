@@ -86,6 +86,12 @@ def stored_copy(page, language, fields=("head_html", "article_html")):
     return stored_copies(page, language).only(*fields).first()
 
 
+def live_articles():
+    """Live, public articles. The model is the one a stored copy's foreign key names: models.py imports
+    this module (it holds the stored copies' model and serves them), so this one does not import it."""
+    return PrerenderedArticle._meta.get_field("page").related_model.objects.live().public()
+
+
 def _request_for(page, language):
     site = page.get_site()
     request = RequestFactory().get(page.get_url() or "/")
@@ -109,15 +115,13 @@ def render_copy(page, language):
 
 def prerender(page_id):
     """Store each language's rendering of the live article; returns the languages rendered."""
-    from .models import ArticlePage
-
     # The version is read before the data: a change committed meanwhile leaves this copy older
     # than its data, never the reverse.
     version = current_version()
     done = []
     for language, _name in settings.LANGUAGES:
         # A fresh page per language: PageData caches the body of the language it first read.
-        page = ArticlePage.objects.live().public().filter(pk=page_id).first()
+        page = live_articles().filter(pk=page_id).first()
         if page is None:
             PrerenderedArticle.objects.filter(page_id=page_id).delete()
             return done
@@ -142,8 +146,6 @@ def prerender(page_id):
 
 def due_pages(margin_seconds=None):
     """Live articles whose stored copies are missing, no longer exact, or expire within the margin."""
-    from .models import ArticlePage
-
     margin = settings.ARTICLE_PRERENDER_MARGIN_SECONDS if margin_seconds is None else margin_seconds
     exact = set(
         PrerenderedArticle.objects.exact(timezone.now() + timedelta(seconds=margin)).values_list(
@@ -151,7 +153,7 @@ def due_pages(margin_seconds=None):
         )
     )
     due = []
-    for page in ArticlePage.objects.live().public().order_by("pk"):
+    for page in live_articles().order_by("pk"):
         wanted = {(page.pk, language, page.live_revision_id) for language, _name in settings.LANGUAGES
                   if page.has_body_in(language)}
         if not wanted <= exact:

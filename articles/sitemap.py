@@ -9,7 +9,7 @@ from django.conf import settings
 from django.contrib.sitemaps import Sitemap as DjangoSitemap
 from wagtail.contrib.sitemaps import Sitemap as WagtailSitemap
 
-from editorial.alternates import has_language_version
+from localized.alternates import has_language_version
 
 
 class PageSitemap(WagtailSitemap):

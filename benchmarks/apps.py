@@ -9,6 +9,7 @@ class BenchmarksConfig(AppConfig):
     def ready(self):
         from .cache import use_retry_task
         from .csv_export import escape_wagtail_exports
+        from .ingest import adapters  # noqa: F401  (registers every adapter by name: adapter_registry.py)
         from .ingest.tasks import invalidate_cache
 
         escape_wagtail_exports()

@@ -11,6 +11,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .adapter_registry import adapter_named
+
 
 class Upstream(models.TextChoices):
     """Whose identifiers a mapping row speaks about (several adapters can share one upstream)."""
@@ -117,9 +119,9 @@ class RefreshConfig(models.Model):
     def clean(self):
         if not isinstance(self.params, dict):
             raise ValidationError({"params": _("Upstream parameters must be a JSON object, e.g. {}.")})
-        from .ingest.adapters import get_adapter_class
-
-        message = get_adapter_class(self.adapter).check_params(self.params)
+        if self.adapter not in Adapter.values:
+            return  # the field's choices refuse it
+        message = adapter_named(self.adapter).check_params(self.params)
         if message:
             raise ValidationError({"params": message})
 
@@ -207,9 +209,8 @@ class UpstreamMapping(models.Model):
 
     def save(self, *args, **kwargs):
         super().save(*args, **kwargs)
-        from .ingest.unmapped import forget_mapped
-
-        forget_mapped(self)
+        # The row an editor has just mapped (or ignored) leaves the unmapped list at once, not at the next run.
+        UnmappedUpstreamRow.objects.filter(upstream=self.upstream, upstream_id=self.upstream_id).delete()
 
     def target_label(self):
         if self.ignored:

@@ -16,10 +16,11 @@ from django.utils.translation import gettext_lazy
 from wagtail.models import Page
 
 from config import four_eyes
+from localized.segments import RICH
 
+from .derive import storable
 from .held import is_held, live_sources, sources_of
 from .models import ApprovedSegment, TranslationDraft
-from .segments import RICH, storable
 from .spanish import english_segments
 
 logger = logging.getLogger(__name__)

@@ -17,7 +17,8 @@ English (an embargoed claim would leak through /es/). So:
 
 from wagtail.models import Page
 
-from .segments import with_aliases
+from localized.segments import with_aliases
+
 from .spanish import english_segments, memory_for
 
 

@@ -6,8 +6,9 @@ from django.contrib.auth import get_user_model
 from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 
+from localized.segments import RICH, without_block_keys
+
 from . import richtext_tokens, token_chips
-from .segments import RICH, without_block_keys
 from .spanish import english_segments
 from .workspace import current_english, word_diff
 

@@ -2,7 +2,7 @@
 
 `SpanishFromMemoryMixin` goes on every translated page type and snippet. Each revision saved,
 previewed or published gets its Spanish fields from the object's `TranslationMemory`, and its
-Spanish StreamFields are derived from the English ones (editorial.segments). A translator's draft
+Spanish StreamFields are derived from the English ones (editorial.derive). A translator's draft
 lives in `TranslationDraft` until an editor approves it (editorial.approval).
 """
 
@@ -17,8 +17,9 @@ from wagtail.fields import StreamField
 # The mixin sits below the data and page layers, which use it; it calls apply_approved_spanish
 # (registered in editorial.apps). Re-exported here for the modules that know it by this name.
 from localized.revisions import SpanishFromMemoryMixin  # noqa: F401
+from localized.segments import field_kind, is_blank, raw_stream, segments_of
 
-from .segments import align_legacy, derive_stream, field_kind, is_blank, raw_stream, segments_of, storable
+from .derive import align_legacy, derive_stream, storable
 
 logger = logging.getLogger(__name__)
 

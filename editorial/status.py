@@ -19,10 +19,11 @@ from django.contrib.contenttypes.models import ContentType
 from wagtail.fields import StreamField
 from wagtail.models import Page
 
+from localized.segments import is_blank, with_aliases
+from localized.tracking import tracked_models
+
 from .models import ApprovedSegment, TranslationDraft, TranslationMemory
-from .segments import is_blank, with_aliases
 from .spanish import english_segments, legacy_translations, translated_fields
-from .tracking import tracked_models
 from .workspace import is_outdated
 from .workspace_views import REVIEW_PERMISSION, workspace_url
 

@@ -18,10 +18,11 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from localized.segments import RICH, Segment, is_blank, with_aliases, without_block_keys
+
 from . import richtext_tokens
 from .held import held_view, is_held, live_object, live_sources
 from .models import ApprovedSegment, DraftSegment, TranslationDraft, TranslationMemory
-from .segments import RICH, Segment, is_blank, with_aliases, without_block_keys
 from .spanish import english_segments, memory_for
 
 # Which English the workspace lists: the live one (default), or an editor's unpublished draft, shown

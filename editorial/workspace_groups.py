@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_lazy as _
 
-from .segments import raw_stream
+from localized.segments import raw_stream
 
 
 @dataclass

@@ -240,8 +240,6 @@ class Run(models.Model):
         return max(counts) if counts else None
 
     def problem_text(self):
-        from .scheduling import missing_key_on_worker_message
-
         if self.problem.get("code") == "missing_key":
             return missing_key_on_worker_message(self.problem["variable"], self.problem["endpoint"], self.problem["region"])
         return ""
@@ -270,6 +268,14 @@ class Run(models.Model):
             "provider__name", "model__name", "tier")
         return [{"endpoint": endpoint, "count": counts.get(endpoint.pk, 0),
                  "expected": expected if str(endpoint.pk) in frozen else None} for endpoint in endpoints]
+
+
+def missing_key_on_worker_message(variable, endpoint_id, region_label):
+    endpoint = Endpoint.objects.select_related("provider", "model").filter(pk=endpoint_id).first()
+    return _(
+        "A probe worker (region “%(region)s”) has no environment variable %(name)s, so no request was sent to "
+        "%(endpoint)s and the run stopped. Set the variable on every worker of the probes queue, then resume the run."
+    ) % {"region": region_label or "-", "name": variable, "endpoint": endpoint or endpoint_id}
 
 
 def frozen_run_message():

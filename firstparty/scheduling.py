@@ -23,16 +23,6 @@ def missing_key_message(config):
     ) % {"name": config.api_key_env, "endpoint": config.endpoint}
 
 
-def missing_key_on_worker_message(variable, endpoint_id, region_label):
-    from benchmarks.models import Endpoint
-
-    endpoint = Endpoint.objects.select_related("provider", "model").filter(pk=endpoint_id).first()
-    return _(
-        "A probe worker (region “%(region)s”) has no environment variable %(name)s, so no request was sent to "
-        "%(endpoint)s and the run stopped. Set the variable on every worker of the probes queue, then resume the run."
-    ) % {"region": region_label or "-", "name": variable, "endpoint": endpoint or endpoint_id}
-
-
 def api_key(config_or_params):
     name = config_or_params["api_key_env"] if isinstance(config_or_params, dict) else config_or_params.api_key_env
     return os.environ.get(name) or None

@@ -6,14 +6,13 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from .models import ProbeConfig, RequestRecord, Run, Series
+from .models import ProbeConfig, RequestRecord, Run, Series, missing_key_on_worker_message
 from .probe import stream_completion
 from .scheduling import (
     api_key,
     claim_due_configs,
     droppable_records,
     missing_key_message,
-    missing_key_on_worker_message,
     region,
     reserve_request,
 )

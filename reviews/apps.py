@@ -8,4 +8,9 @@ class ReviewsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from . import signals  # noqa: F401  (records changes when a snapshot is published)
+        from articles.change_log import use_change_reader
+
+        from . import change_log, signals  # noqa: F401  (signals record changes when a snapshot is published)
+
+        # The pages show the recorded changes without importing this layer (articles/change_log.py).
+        use_change_reader(change_log)

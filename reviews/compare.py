@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from articles.formatting import DASH, format_decimal, format_metric, format_money
+from benchmarks.formatting import DASH, format_decimal, format_metric, format_money
 from benchmarks.metrics import METRICS
 from benchmarks.querysets import rank_rows
 

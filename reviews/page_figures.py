@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from articles.figure_check import body_texts
 from articles.figures import PICK, RANKING, VALUE, page_figures
-from articles.formatting import DASH
+from benchmarks.formatting import DASH
 
 __all__ = ["PICK", "RANKING", "VALUE", "differences", "page_figure_map"]
 

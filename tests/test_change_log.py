@@ -34,14 +34,14 @@ def article(glm):
 
 
 def spanish_url(page):
-    from editorial.alternates import translated_url
+    from localized.alternates import translated_url
 
     return translated_url(page, "es")
 
 
 def english_url(page):
     # Not page.url: that follows whichever language the last request left active.
-    from editorial.alternates import translated_url
+    from localized.alternates import translated_url
 
     return translated_url(page, "en")
 
@@ -250,3 +250,17 @@ def test_an_english_only_article_has_no_spanish_change_log_or_feed(client, glm):
     assert client.get(spanish + "cambios/").status_code == 404
     assert client.get(spanish + "cambios/feed/").status_code == 404
     assert parsed(client.get("/es/cambios/feed/")).entries == []
+
+
+def test_the_pages_read_the_change_log_through_the_reader_the_review_layer_registers(monkeypatch, article):
+    """The page layer does not import reviews (tests/test_layers.py): reviews.apps registers its reader,
+    and without one the log fails loudly instead of quietly showing no changes."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from articles import change_log
+    from reviews import change_log as recorded
+
+    assert change_log._registered() is recorded
+    monkeypatch.setattr(change_log, "_reader", None)
+    with pytest.raises(ImproperlyConfigured, match="reviews"):
+        change_log.page_changes(article)

@@ -234,7 +234,7 @@ def test_a_csv_costs_the_same_queries_with_5_or_30_providers(client, demo_site, 
 
 
 def test_values_keep_the_precision_the_page_prints():
-    from articles.formatting import difference_number, printed_number
+    from benchmarks.formatting import difference_number, printed_number
     from benchmarks.metrics import get_metric
 
     assert printed_number(get_metric("output_speed_median"), Decimal("100.3333")) == Decimal("100.3")
@@ -245,7 +245,7 @@ def test_values_keep_the_precision_the_page_prints():
 def test_millisecond_differences_group_their_digits_in_both_languages():
     """"+13842 ms" was hard to read; "+13 842 ms" (a narrow no-break space) is grouped the same way in
     English and Spanish, and matches the reference lines, which ignore white space."""
-    from articles.formatting import format_difference
+    from benchmarks.formatting import format_difference
     from benchmarks.metrics import get_metric
     from tests.pagecheck import squeeze
 

@@ -120,8 +120,8 @@ def perceived_text(html, language):
 def fallen_back_data(language="es"):
     """English values readers legitimately see on Spanish pages: data fields that fall back to English
     (docs/translation.md) and have no Spanish value. They are data, not interface text."""
-    from editorial.alternates import _fields_without_fallback
-    from editorial.tracking import is_blank, tracked_fields, tracked_models
+    from localized.alternates import _fields_without_fallback
+    from localized.tracking import is_blank, tracked_fields, tracked_models
 
     values = set()
     for model in tracked_models():

@@ -71,7 +71,7 @@ def test_machine_readable_dates_have_no_microseconds(client, demo_site):
 def test_every_tokens_per_second_cell_says_its_unit():
     from decimal import Decimal
 
-    from articles.formatting import format_metric
+    from benchmarks.formatting import format_metric
 
     cells = {key: format_metric(METRICS[key], Decimal("240.5")) for key in ("tps_p95", "tps_median", "tps_mean")}
     assert cells == dict.fromkeys(cells, "240.5 tok/s")

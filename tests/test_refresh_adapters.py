@@ -356,6 +356,33 @@ def test_every_request_has_a_timeout(fake_upstream):
     assert (timeout.connect, timeout.read, timeout.write, timeout.pool) == (0.5, 0.5, 0.5, 0.5)
 
 
+def test_every_adapter_a_refresh_setting_can_name_is_registered_with_its_upstream():
+    """The data layer finds adapters by name (benchmarks/adapter_registry.py); ingest registers them."""
+    from benchmarks.adapter_registry import adapter_named, registered_adapters
+    from benchmarks.refresh_models import ADAPTER_UPSTREAM, Adapter
+
+    assert set(registered_adapters()) == set(Adapter.values)
+    for name in Adapter.values:
+        assert adapter_named(name).name == name
+        assert adapter_named(name).upstream == ADAPTER_UPSTREAM[name]
+
+
+@pytest.mark.django_db
+def test_a_refresh_setting_checks_its_parameters_with_the_registered_adapter():
+    from django.core.exceptions import ValidationError
+
+    from benchmarks.models import Source
+    from benchmarks.refresh_models import RefreshConfig
+
+    source = Source.objects.create(title="OpenRouter endpoints", publisher="OpenRouter", url="https://openrouter.ai/")
+    config = RefreshConfig(source=source, adapter="openrouter", params={"model": "z-ai/glm-5.3"})
+    with pytest.raises(ValidationError) as refused:
+        config.full_clean()
+    assert refused.value.message_dict["params"] == ["Unknown parameters: model (known: models)."]
+    config.params = {"models": ["z-ai/glm-5.3"]}
+    config.full_clean()
+
+
 def test_unknown_parameters_are_refused():
     assert (
         OpenRouterAdapter.check_params({"model": "z-ai/glm-5.3"})

@@ -202,3 +202,30 @@ def test_translator_cannot_add_delete_or_touch_data_values(provider, django_user
         translator.post(reverse(Provider.snippet_viewset.get_url_name("delete"), args=[provider.pk]))
     )
     assert Provider.objects.filter(pk=provider.pk).exists()
+
+
+def test_a_page_form_built_for_a_translator_changes_nothing(db, django_user_model):
+    """The page form applies editorial's rule through localized.form_access (the pages do not import
+    editorial, tests/test_layers.py); without a registered rule it refuses to build. The page form
+    has no Spanish fields (their Spanish comes from the workspace), so a translator's is all disabled."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from articles.models import ArticlePage
+    from localized import form_access
+
+    form_class = ArticlePage.get_edit_handler().get_form_class()
+    translator = _user(django_user_model, "traductora", TRANSLATORS)
+    form = form_class(instance=ArticlePage(title="A page", slug="a-page"), for_user=translator)
+    assert {"title_en", "slug_en", "body_en"} <= set(form.fields)
+    assert all(field.disabled for field in form.fields.values())
+    editor = _user(django_user_model, "editora", EDITORS)
+    assert not form_class(instance=ArticlePage(title="A page", slug="a-page"), for_user=editor).fields[
+        "title_en"
+    ].disabled
+
+    rule, form_access._restriction = form_access._restriction, None
+    try:
+        with pytest.raises(ImproperlyConfigured, match="editorial"):
+            form_class(instance=ArticlePage(title="A page", slug="a-page"), for_user=translator)
+    finally:
+        form_access._restriction = rule

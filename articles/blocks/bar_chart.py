@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import measured_figure
-from articles.formatting import format_metric
+from benchmarks.formatting import format_metric
 from benchmarks.metrics import get_metric
 
 from .base import (

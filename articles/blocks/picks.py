@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import PICK, Figure
-from articles.formatting import format_decimal, format_metric, format_plain
+from benchmarks.formatting import format_decimal, format_metric, format_plain
 from benchmarks.metrics import get_metric
 
 from .base import DataBlockMixin, model_chooser, source_chooser

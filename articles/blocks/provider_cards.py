@@ -4,7 +4,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import Figure
-from articles.formatting import format_metric, printed_number
+from benchmarks.formatting import format_metric, printed_number
 from benchmarks.metrics import get_metric
 
 from .base import DataBlockMixin, metric_choice, model_chooser, source_chooser

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from wagtail import blocks
 
 from articles.figures import Figure
-from articles.formatting import DASH, format_decimal, format_duration, format_metric, format_price_pair
+from benchmarks.formatting import DASH, format_decimal, format_duration, format_metric, format_price_pair
 from benchmarks.metrics import get_metric
 from benchmarks.querysets import rank_rows
 

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
 from articles.figures import Figure, measured_figure, price_figure
-from articles.formatting import DASH, difference_number, format_difference, format_metric, format_price_pair
+from benchmarks.formatting import DASH, difference_number, format_difference, format_metric, format_price_pair
 from benchmarks.metrics import get_metric, metric_choices
 from benchmarks.querysets import rank_rows
 

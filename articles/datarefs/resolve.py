@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from articles.blocks.base import BoundChild
 from articles.data import PageData
-from articles.formatting import DASH, format_decimal, format_metric, format_money
+from benchmarks.formatting import DASH, format_decimal, format_metric, format_money
 
 from .refs import ABOVE, COUNT, LEADER, PRICES, RANK, SLOWEST, refs_in_blocks
 

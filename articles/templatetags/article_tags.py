@@ -8,7 +8,7 @@ register = template.Library()
 @register.filter
 def machine_number(number):
     """For <data value>: the stored number as machines read it, whatever the page's language."""
-    from articles.formatting import plain_number
+    from benchmarks.formatting import plain_number
 
     return plain_number(number)
 
@@ -52,7 +52,7 @@ def render_body(context, stream):
     """The body rendered ahead of the lines above it, which count the sources its blocks cite.
 
     On a Spanish page a block whose text is still the English (an untranslated segment shown as
-    English, editorial.segments.derive_stream) says so with lang="en", for screen readers and
+    English, editorial.derive.derive_stream) says so with lang="en", for screen readers and
     hyphenation; its data and layout are the Spanish page's."""
     flat = context.flatten()
     english = _english_blocks(context.get("page"), stream)
@@ -73,7 +73,7 @@ def _english_blocks(page, stream):
     text leaf is the English one, when the active language is not English."""
     from django.utils.translation import get_language
 
-    from editorial.segments import segments_of
+    from localized.segments import segments_of
 
     language = (get_language() or "en").split("-")[0]
     if page is None or language == "en" or not hasattr(page, "body_en") or getattr(stream, "raw_data", None) is None:

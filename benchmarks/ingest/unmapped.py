@@ -140,8 +140,3 @@ def batches(items, size=BATCH):
     items = list(items)
     return [items[start:start + size] for start in range(0, len(items), size)]
 
-
-def forget_mapped(mapping):
-    """A row an editor has just mapped (or ignored) leaves the list at once, not at the next run."""
-    keys = [mapping.upstream_id]
-    UnmappedUpstreamRow.objects.filter(upstream=mapping.upstream, upstream_id__in=keys).delete()

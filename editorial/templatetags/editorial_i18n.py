@@ -4,8 +4,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
-from ..alternates import language_versions, translated_url
-from ..tracking import SOURCE_LANGUAGE, is_blank
+from localized.alternates import language_versions, translated_url
+from localized.tracking import SOURCE_LANGUAGE, is_blank
 
 register = template.Library()
 

@@ -9,7 +9,7 @@ register = template.Library()
 @register.filter
 def segment_label(label):
     """A segment label ("Heading · GLM-5.3 output speed › text") with the block's own words, which are
-    English content, marked lang="en" (editorial.segments._block_label writes them after " · ")."""
+    English content, marked lang="en" (localized.segments._block_label writes them after " · ")."""
     kind, separator, rest = str(label).partition(" · ")
     if not separator:
         return label

@@ -9,14 +9,14 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from articles.formatting import format_decimal
+from benchmarks.formatting import format_decimal
 from firstparty.models import PROBE_TIMING, Run
 
 register = template.Library()
 
 
 def number_format(value, decimal_pos=None, force_grouping=False):
-    """Numbers as the rest of the site writes them (articles.formatting), in both languages."""
+    """Numbers as the rest of the site writes them (benchmarks.formatting), in both languages."""
     value = Decimal(str(value))
     decimals = decimal_pos if decimal_pos is not None else (0 if value == value.to_integral() else 2)
     return format_decimal(value, decimals, trim_zeros=decimal_pos is None)

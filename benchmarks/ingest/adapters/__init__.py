@@ -1,17 +1,18 @@
 """Upstream adapters: each turns one upstream's response into rows of figures and prices in our units."""
 
+from benchmarks.adapter_registry import register_adapter
+
 from .artificial_analysis import ArtificialAnalysisAdapter, ArtificialAnalysisLegacyFileAdapter
-from .base import (
+from .base import FetchResult, UpstreamRow
+from .errors import (
     ConfigurationError,
     DeadlineExceeded,
-    FetchResult,
     ImpossibleValue,
     MalformedPayload,
     PayloadTooLarge,
     RateLimitBudgetSpent,
     RefreshError,
     SchemaChanged,
-    UpstreamRow,
     UpstreamUnavailable,
 )
 from .http_client import Deadline, RateLimit, UpstreamClient
@@ -19,7 +20,7 @@ from .litellm import LiteLLMAdapter
 from .openrouter import OpenRouterAdapter
 
 ADAPTERS = {
-    adapter.name: adapter
+    adapter.name: register_adapter(adapter)  # found by name from the refresh settings (adapter_registry.py)
     for adapter in (
         ArtificialAnalysisAdapter,
         ArtificialAnalysisLegacyFileAdapter,

@@ -14,15 +14,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from .base import (
-    BaseAdapter,
-    ConfigurationError,
-    SchemaChanged,
-    UpstreamRow,
-    UpstreamUnavailable,
-    join_pages,
-    parse_json,
-)
+from .base import BaseAdapter, UpstreamRow, join_pages, parse_json
+from .errors import ConfigurationError, SchemaChanged, UpstreamUnavailable
 from .http_client import FetchedDocument
 from .parsing import (
     check_scope,

@@ -1,61 +1,15 @@
-"""What every upstream adapter shares: the failures a run can end in, the rows an adapter hands to the
-refresh, and the adapter base class. The HTTP client lives in http_client.py."""
+"""What every upstream adapter shares: the rows an adapter hands to the refresh and the adapter base
+class. The failures a run can end in are in errors.py, the HTTP client in http_client.py."""
 
 import json
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from urllib.parse import urlsplit
 
-
-# --- failures ---------------------------------------------------------------------------------
-class RefreshError(Exception):
-    """A run cannot go on; the message is what editors read in the run list."""
-
-    kind = "error"
-
-
-class UpstreamUnavailable(RefreshError):
-    kind = "http"
-
-    def __init__(self, message, status=None):
-        super().__init__(message)
-        self.status = status  # the HTTP status that ended the request, when there was one
-
-
-class MalformedPayload(RefreshError):
-    kind = "malformed"
-
-
-class SchemaChanged(RefreshError):
-    kind = "schema"
-
-
-class ImpossibleValue(RefreshError):
-    kind = "value"
-
-
-class ConfigurationError(RefreshError):
-    kind = "configuration"
-
-
-class PayloadTooLarge(RefreshError):
-    kind = "size"
-
-
-class DeadlineExceeded(RefreshError):
-    kind = "deadline"
-
-
-class RateLimitBudgetSpent(RefreshError):
-    """The upstream's request budget would be spent: the run stops and waits for the reset."""
-
-    kind = "rate_limit"
-
-    def __init__(self, message, rate_limit=None):
-        super().__init__(message)
-        self.rate_limit = rate_limit
+from .errors import MalformedPayload
+from .http_client import UpstreamClient
+from .replay import ReplayClient
 
 
 # --- what adapters return ---------------------------------------------------------------------
@@ -117,12 +71,6 @@ class FetchResult:
         return [f"{count} rows skipped: {reason}." for reason, count in sorted(self.skipped.items())]
 
 
-def describe(url):
-    """Host and path only: query strings can carry parameters nobody needs in a run log."""
-    parts = urlsplit(str(url))
-    return f"{parts.netloc}{parts.path}"
-
-
 def parse_json(document, label):
     """Decode a body; a truncated or garbled one becomes a MalformedPayload naming where it broke."""
     if not document.text.strip():
@@ -165,8 +113,6 @@ class BaseAdapter:
         last_pages=None,
         replay=None,
     ):
-        from .http_client import UpstreamClient
-
         self.params = params or {}
         # Saved answers (replay.SavedPayloads) instead of the upstream: no request is sent, no key needed.
         self.replay = replay
@@ -176,8 +122,6 @@ class BaseAdapter:
         self.progress = progress or (lambda message: None)
         self.client_factory = client_factory or UpstreamClient
         if replay is not None:
-            from .replay import ReplayClient
-
             self.client_factory = lambda **options: ReplayClient(replay, progress=self.progress, **options)
         self.deadline = deadline
         self.initial_rate_limit = rate_limit  # the budget the last run saw

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import httpx
 from django.conf import settings
 
-from .base import DeadlineExceeded, PayloadTooLarge, RateLimitBudgetSpent, UpstreamUnavailable, describe
+from .errors import DeadlineExceeded, PayloadTooLarge, RateLimitBudgetSpent, UpstreamUnavailable, describe
 
 log = logging.getLogger(__name__)
 

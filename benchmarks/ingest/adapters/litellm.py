@@ -18,7 +18,8 @@ import re
 
 from django.conf import settings
 
-from .base import BaseAdapter, ConfigurationError, SchemaChanged, UpstreamRow, parse_json
+from .base import BaseAdapter, UpstreamRow, parse_json
+from .errors import ConfigurationError, SchemaChanged
 from .parsing import check_scope, check_string_list, in_scope, kind_of, optional, per_token_to_per_million
 
 SPEC_KEY = "sample_spec"

@@ -12,15 +12,8 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from .base import (
-    BaseAdapter,
-    ConfigurationError,
-    SchemaChanged,
-    UpstreamRow,
-    UpstreamUnavailable,
-    join_pages,
-    parse_json,
-)
+from .base import BaseAdapter, UpstreamRow, join_pages, parse_json
+from .errors import ConfigurationError, SchemaChanged, UpstreamUnavailable
 from .parsing import (
     check_string_list,
     kind_of,

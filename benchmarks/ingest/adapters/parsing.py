@@ -3,7 +3,7 @@
 from decimal import Decimal, InvalidOperation
 from fnmatch import fnmatchcase
 
-from .base import ImpossibleValue, SchemaChanged
+from .errors import ImpossibleValue, SchemaChanged
 
 MISSING = object()
 PER_MILLION = Decimal(1_000_000)

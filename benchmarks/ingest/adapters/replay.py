@@ -15,7 +15,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from .base import ConfigurationError, describe
+from .errors import ConfigurationError, describe
 from .http_client import FetchedDocument, size_text
 
 GZIP_MAGIC = b"\x1f\x8b"

@@ -17,9 +17,9 @@ from wagtail.fields import StreamField
 from wagtail.models import Page
 
 from editorial.models import TranslationMemory
-from editorial.segments import raw_stream
 from editorial.spanish import TARGET_LANGUAGE, apply_spanish, memory_for, translated_fields
 from editorial.status import translated_models, translated_objects
+from localized.segments import raw_stream
 
 
 def approved_after_publication(obj, segments):

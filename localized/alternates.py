@@ -4,7 +4,7 @@ from django.conf import settings
 from django.utils import translation
 from modeltranslation.translator import NotRegistered, translator
 
-from .tracking import SOURCE_LANGUAGE, is_blank
+from localized.tracking import SOURCE_LANGUAGE, is_blank
 
 
 def _fields_without_fallback(model):

@@ -1,16 +1,14 @@
-"""Translatable text segments of an object, and the Spanish version derived from its English one.
+"""Translatable text segments of an object, as they are read from its English content.
 
 Only text is translated. A segment is one text leaf of the English content: a translated model
 field (title, summary…) or a CharBlock, TextBlock or RichTextBlock inside a StreamField, found by
 walking the block definitions. Its key names where it sits (``body/<block id>/<child>/<item id>``),
-so it survives reordering. The Spanish StreamField is never edited: it is the English one with
-each text leaf replaced by its translation, so both languages always bind the same data.
+so it survives reordering. The Spanish version derived from these segments is editorial/derive.py's.
 
 A StructBlock child that is a text block but not prose (an anchor id) is listed in the block's
 ``Meta.untranslated``; choosers, choices, numbers, URLs and booleans are never segments.
 """
 
-import copy
 import html
 import re
 from dataclasses import dataclass
@@ -19,8 +17,6 @@ from typing import NamedTuple
 from django.utils.html import strip_tags
 from wagtail import blocks
 from wagtail.fields import RichTextField, StreamField
-
-from .richtext_tokens import stored_translation
 
 TEXT_BLOCKS = (blocks.CharBlock, blocks.TextBlock, blocks.RichTextBlock)
 PLAIN = "plain"
@@ -34,7 +30,7 @@ class Segment:
     label: str  # where it sits, for people: "Leaderboard 3 › caption"
     source: str  # the English text
     order: int = 0
-    alias: str = ""  # the key with list items by position (see _walk)
+    alias: str = ""  # the key with list items by position (see text_leaves)
 
 
 # Draftail adds a key to each block it saves (<p data-block-key="d4s89">): editor state, not text.
@@ -51,11 +47,11 @@ def without_block_keys(html):
     return BLOCK_KEY.sub("", html or "")
 
 
-def _untranslated(block):
+def untranslated_children(block):
     return set(getattr(block.meta, "untranslated", ()) or ())
 
 
-def _items(raw):
+def list_items(raw):
     """ListBlock items as (key, value): Wagtail stores {"type": "item", "id", "value"}; old data is bare."""
     for index, item in enumerate(raw or []):
         if isinstance(item, dict) and item.get("type") == "item" and "value" in item:
@@ -74,7 +70,7 @@ GIST_WORDS = 6
 def _block_label(block, raw, position):
     """A top-level block named by its own words ("Heading · GLM-5.3 output speed"), so its label does
     not change when blocks above it move; by its position only when it holds no text."""
-    for leaf in _walk(block, raw, [], [], ""):
+    for leaf in text_leaves(block, raw, [], [], ""):
         words = html.unescape(strip_tags(leaf.text)).split()
         if words:
             gist = " ".join(words[:GIST_WORDS]) + ("…" if len(words) > GIST_WORDS else "")
@@ -84,7 +80,7 @@ def _block_label(block, raw, position):
 
 class _Leaf(NamedTuple):
     key: str
-    alias: str  # the key with list items by position (see _walk)
+    alias: str  # the key with list items by position (see text_leaves)
     kind: str
     label: str
     text: str
@@ -92,7 +88,7 @@ class _Leaf(NamedTuple):
     slot: object
 
 
-def _walk(block, raw, path, alias, label, container=None, slot=None):
+def text_leaves(block, raw, path, alias, label, container=None, slot=None):
     """Every text leaf of `raw` (the stored JSON of `block`), as a _Leaf. `alias` is the same path with
     list items named by position: list items stored before Wagtail gave them ids (the demo's, old
     content) get a new random id each time they are loaded until the page is saved, so a translation
@@ -110,23 +106,23 @@ def _walk(block, raw, path, alias, label, container=None, slot=None):
             child_block = block.child_blocks.get(child.get("type"))
             if child_block is not None:
                 step = child.get("id") or str(position)
-                yield from _walk(
+                yield from text_leaves(
                     child_block, child.get("value"), path + [step], alias + [step],
                     _block_label(child_block, child.get("value"), position), child, "value",
                 )
         return
     if isinstance(block, blocks.ListBlock):
-        for position, (key, value, item) in enumerate(_items(raw), start=1):
-            yield from _walk(
+        for position, (key, value, item) in enumerate(list_items(raw), start=1):
+            yield from text_leaves(
                 block.child_block, value, path + [key], alias + [str(position - 1)], f"{label} › {position}",
                 *((item, "value") if item is not None else (raw, position - 1)),
             )
         return
     if isinstance(block, blocks.StructBlock):
-        skip = _untranslated(block)
+        skip = untranslated_children(block)
         for name, child in block.child_blocks.items():
             if name not in skip:
-                yield from _walk(
+                yield from text_leaves(
                     child, (raw or {}).get(name), path + [name], alias + [name], f"{label} › {_label(child)}",
                     raw, name,
                 )
@@ -134,7 +130,7 @@ def _walk(block, raw, path, alias, label, container=None, slot=None):
 
 def with_aliases(mapping, segments):
     """`mapping` ({key: anything}) with an entry for each segment whose key is missing but whose
-    positional alias is there (see _walk)."""
+    positional alias is there (see text_leaves)."""
     resolved = dict(mapping)
     for segment in segments:
         if segment.key not in resolved and segment.alias and segment.alias in mapping:
@@ -144,15 +140,6 @@ def with_aliases(mapping, segments):
 
 def field_kind(field):
     return RICH if isinstance(field, RichTextField) else PLAIN
-
-
-def storable(kind, text, english):
-    """A translation as it may be stored or put on a page: rich text is cleaned again (English figures
-    and link targets kept, the rest as the allow-list serializer writes it); plain text is escaped
-    wherever it is shown, so it stays as typed."""
-    if kind == RICH and text:
-        return stored_translation(text, english)
-    return text
 
 
 def raw_stream(value):
@@ -171,68 +158,10 @@ def segments_of(obj, fields, source_language="en"):
         field = type(obj)._meta.get_field(name)
         value = getattr(obj, f"{name}_{source_language}", None)
         if isinstance(field, StreamField):
-            for leaf in _walk(field.stream_block, raw_stream(value), [name], [name], ""):
+            for leaf in text_leaves(field.stream_block, raw_stream(value), [name], [name], ""):
                 found.append(Segment(leaf.key, leaf.kind, leaf.label.strip(" ›"), leaf.text, len(found), leaf.alias))
         elif not is_blank(str(value or "")):
             kind = field_kind(field)
             text = without_block_keys(str(value)) if kind == RICH else str(value)
             found.append(Segment(name, kind, str(field.verbose_name), text, len(found)))
-    return found
-
-
-def derive_stream(block, raw_en, translations, fallback, path):
-    """A deep copy of the English stream JSON with each text leaf replaced by its translation.
-
-    A leaf without one keeps the English text when `fallback` is on, and is emptied otherwise.
-    Returns (raw, how many leaves were translated, how many text leaves there are)."""
-    raw = copy.deepcopy(raw_en)
-    leaves = list(_walk(block, raw, path, list(path), ""))
-    translations = with_aliases(translations, leaves)
-    count = 0
-    for leaf in leaves:
-        if leaf.key in translations:
-            leaf.container[leaf.slot] = storable(leaf.kind, translations[leaf.key], leaf.text)
-            count += 1
-        elif not fallback:
-            leaf.container[leaf.slot] = ""
-    return raw, count, len(leaves)
-
-
-def align_legacy(block, raw_en, raw_es, path):
-    """Pair each English text leaf with the Spanish text at the same place of a Spanish body written
-    by hand (before the Spanish body was derived): blocks pair by position and type, lists by position.
-    A child `X_en` whose Spanish was kept in a sibling `X_es` takes that. Returns {key: Spanish text}."""
-    found = {}
-
-    def pair(block, en, es, path):
-        if isinstance(block, TEXT_BLOCKS):
-            if isinstance(en, str) and not is_blank(en) and isinstance(es, str) and not is_blank(es):
-                found["/".join(path)] = es
-            return
-        if isinstance(block, blocks.StreamBlock):
-            for position, (child_en, child_es) in enumerate(zip(en or [], es or [], strict=False), start=1):
-                if child_en.get("type") != child_es.get("type"):
-                    continue
-                child_block = block.child_blocks.get(child_en.get("type"))
-                if child_block is not None:
-                    pair(child_block, child_en.get("value"), child_es.get("value"),
-                         path + [child_en.get("id") or str(position)])
-            return
-        if isinstance(block, blocks.ListBlock):
-            for (key, value_en, _i), (_k, value_es, _j) in zip(_items(en), _items(es), strict=False):
-                pair(block.child_block, value_en, value_es, path + [key])
-            return
-        if isinstance(block, blocks.StructBlock) and isinstance(en, dict):
-            es = es if isinstance(es, dict) else {}
-            skip = _untranslated(block)
-            for name, child in block.child_blocks.items():
-                if name in skip:
-                    continue
-                spanish = es.get(name)
-                if name.endswith("_en"):
-                    twin = name[:-3] + "_es"
-                    spanish = es.get(twin) or en.get(twin) or (spanish if spanish != en.get(name) else None)
-                pair(child, en.get(name), spanish, path + [name])
-
-    pair(block, raw_en, raw_es, path)
     return found
