@@ -70,6 +70,24 @@ class PageData(WindowMixin):
         # New data may cite a source the editor has not listed yet (a price from a new page):
         # it is numbered after the list, in the order first cited, rather than left unmarked.
         self.appended_sources = []
+        # {(id(value), language): (value, result)}: see computed().
+        self._computed = {}
+        # {trail key: HTML}: the ⓘ panels this render printed (article_tags.provenance_control_tag).
+        self.rendered_trails = {}
+
+    def computed(self, value, compute):
+        """`compute(value, self)` once per block value and language for this page's data.
+
+        The page's head (the schema.org Dataset, the sources shown) reads every figure before the
+        body renders them: without this, each data block computed its rows, texts and figures twice
+        per render. The value is kept beside its result, so a recycled id() never matches."""
+        from django.utils.translation import get_language
+
+        key = (id(value), get_language())
+        hit = self._computed.get(key)
+        if hit is None or hit[0] is not value:
+            hit = self._computed[key] = (value, compute(value, self))
+        return hit[1]
 
     # --- what the blocks need ---------------------------------------------------------------
     @cached_property
