@@ -109,8 +109,14 @@ class PageData(WindowMixin):
     # --- what the blocks need ---------------------------------------------------------------
     @cached_property
     def requirements(self):
+        from articles.blocks.choosers import shared_chooser_lookups
+
+        # The body's blocks are converted here, type by type; each model, source or endpoint they
+        # choose is then loaded once for the page (a query per model class and block type before).
+        with shared_chooser_lookups():
+            children = list(self.blocks)
         models, sources = {}, {}
-        for child in self.blocks:
+        for child in children:
             collect = getattr(child.block, "data_requirements", None)
             if collect is None:
                 continue
