@@ -7,8 +7,9 @@ class ArticlesConfig(AppConfig):
     verbose_name = _("Articles")
 
     def ready(self):
-        from . import address_redirects, cache_purge, publishing
+        from . import address_redirects, cache_purge, publishing, source_rows
 
         address_redirects.connect()
         cache_purge.connect()
         publishing.install()
+        source_rows.connect()
