@@ -10,7 +10,7 @@ import os
 from contextlib import contextmanager
 
 from bench_compare import Site, largest_blog_post, page_id_of, side_by_side
-from bench_env import clear_own_keys, start_gunicorn
+from bench_env import clear_own_keys, start_gunicorn, stop
 
 ARTICLE = "/en/fastest-llm-api/"
 EDITOR, EDITOR_PASSWORD = "bench-editor", "bench-" + "pw" * 10  # bench_publish.editor_client's user
@@ -29,8 +29,7 @@ def gunicorn(port, **env):
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
 
 
 def reference_of(args, plain_base, plain_url):

@@ -57,6 +57,7 @@ from bench_env import (  # noqa: E402
     configure,
     recreate_database,
     start_gunicorn,
+    stop,
 )
 
 ARTICLE = "/en/fastest-llm-api/"
@@ -269,8 +270,7 @@ def http_comparison(args):
     try:
         article_bytes = urllib.request.urlopen(f"http://127.0.0.1:{port}{ARTICLE}", timeout=60).read()
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
     static_dir = ROOT / "static" / "bench"
     static_dir.mkdir(parents=True, exist_ok=True)
     (static_dir / "article.html").write_bytes(article_bytes)
@@ -302,8 +302,7 @@ def http_comparison(args):
                 results[name] = load_python(url, args.duration, args.concurrency, script)
         return tool, results, article_bytes
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
         shutil.rmtree(static_dir, ignore_errors=True)
 
 
