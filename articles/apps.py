@@ -12,4 +12,6 @@ class ArticlesConfig(AppConfig):
         address_redirects.connect()
         cache_purge.connect()
         publishing.install()
-        source_rows.connect()
+        from .models import ArticlePage
+
+        source_rows.connect(ArticlePage)

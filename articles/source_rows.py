@@ -28,14 +28,12 @@ def before_page_save(sender, instance, raw=False, update_fields=None, **kwargs):
         mark_unchanged_rows(instance)
 
 
-def connect():
+def connect(page_model):
     # A signal, not a save() override: wagtail-modeltranslation wraps each page class's own save(),
     # and a second wrapper runs its slug and site-root checks twice (seven more queries a publish).
     from django.db.models.signals import pre_save
 
-    from .models import ArticlePage
-
-    pre_save.connect(before_page_save, sender=ArticlePage, dispatch_uid="article-source-rows")
+    pre_save.connect(before_page_save, sender=page_model, dispatch_uid="article-source-rows")
 
 
 def skip_save(item, kwargs):
