@@ -7,8 +7,11 @@ class ArticlesConfig(AppConfig):
     verbose_name = _("Articles")
 
     def ready(self):
-        from . import address_redirects, cache_purge, publishing
+        from . import address_redirects, cache_purge, publishing, source_rows
 
         address_redirects.connect()
         cache_purge.connect()
         publishing.install()
+        from .models import ArticlePage
+
+        source_rows.connect(ArticlePage)

@@ -25,6 +25,7 @@ from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
 from .language_version import LanguageVersionMixin
 from .prerender import HEADER as PRERENDER_HEADER
 from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
+from .source_rows import skip_save
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
 
@@ -299,6 +300,11 @@ class ArticleSource(Orderable):
     class Meta(Orderable.Meta):
         verbose_name = _("page source")
         constraints = [models.UniqueConstraint(fields=["page", "source"], name="article_source_once_per_page")]
+
+    def save(self, *args, **kwargs):
+        if skip_save(self, kwargs):
+            return  # the stored row is the same (articles/source_rows.py)
+        return super().save(*args, **kwargs)
 
     def __str__(self):
         return str(self.source)

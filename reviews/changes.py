@@ -52,23 +52,21 @@ def _cited_beyond_list(page, lang, blocks, data):
     return data.appended_sources
 
 
-def new_sources(page, lang, blocks, published_at):
+def new_sources(page, lang, blocks, before_data, after_data):
     """Review items for sources that new data made the page cite although its list lacks them.
 
     The live page numbers such a source after its list (so a save never fails on new data);
-    the editor is told here so that the list can be put in the intended order.
+    the editor is told here so that the list can be put in the intended order. `before_data` and
+    `after_data` are the page's data just before and after the publication, with its source list
+    (the same ones differences() read: their figures are computed once for both).
     """
-    page_sources = PageData(page=page).page_sources
+    page_sources = after_data.page_sources
     if not page_sources:
         return []
     from django.utils import translation
     from django.utils.translation import gettext as _
 
-    after_data = PageData(page=page, blocks=blocks, page_sources=page_sources, as_of=published_at)
     after = _cited_beyond_list(page, lang, blocks, after_data)
-    before_data = PageData(
-        page=page, blocks=blocks, page_sources=page_sources, as_of=published_at - timedelta(microseconds=1)
-    )
     before = _cited_beyond_list(page, lang, blocks, before_data)
     block_index = next((i for i, child in enumerate(blocks) if getattr(child, "block_type", "") == "sources"), 0)
     items = []
@@ -113,17 +111,23 @@ def record_changes(snapshot):
         return change_set  # published before publication times were recorded: no moment to compare
     items = []
     for page in live_articles():
+        page_sources = None
         for lang, _name in settings.LANGUAGES:
             blocks = list(getattr(page, f"body_{lang}", None) or [])
             if not blocks:
                 continue
-            after = PageData(blocks=blocks, page_sources=[], as_of=published_at)
+            if page_sources is None:
+                page_sources = PageData(page=page).page_sources
+            after = PageData(page=page, blocks=blocks, page_sources=page_sources, as_of=published_at)
             if not models & set(after.requirements[0]):
                 continue
-            before = PageData(blocks=blocks, page_sources=[], as_of=published_at - timedelta(microseconds=1))
+            before = PageData(
+                page=page, blocks=blocks, page_sources=page_sources, as_of=published_at - timedelta(microseconds=1)
+            )
+            # The figures first: rendering for new_sources() then numbers citations on the same data.
             for index, place, _key, kind, figure, old, new, named in differences(
                 blocks, before, after, lang
-            ) + new_sources(page, lang, blocks, published_at):
+            ) + new_sources(page, lang, blocks, before, after):
                 items.append(
                     FigureChange(
                         change_set=change_set,

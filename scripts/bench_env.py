@@ -96,3 +96,16 @@ def start_gunicorn(port, workers=2):
             time.sleep(0.3)
     process.kill()
     raise SystemExit("gunicorn did not start")
+
+
+def stop(process, timeout=120):
+    """Stop a gunicorn this run started: TERM, then KILL if it is still there after `timeout` s (a busy
+    machine can take more than 30 s to let its workers finish)."""
+    import subprocess
+
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=30)

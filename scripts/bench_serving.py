@@ -20,6 +20,13 @@ llmbench_bench; dropped and re-created) with the demo content under the producti
 4. import_snapshot rows/s vs COPY of the same rows into the same table.
 5. Publishing the demo article from the editor: the edit view's real POST with "Publish", its queries
    and time, and the edit view's own (scripts/bench_publish.py).
+6. Side by side over HTTP (scripts/bench_compare.py): the article rendered in the request and served from
+   its stored rendering, the edit view and the edit form's publish POST, against a running
+   wagtail/bakerydemo (--bakerydemo-url, --bakerydemo-user, --bakerydemo-password) or, without one, this
+   project's plain page of the article's size; interleaved rounds, medians, the load average printed.
+7. The review of changed figures and the pre-render task after a refresh, with no history and with it.
+
+Last, issue 28's table: every goal with its figures, met or not (scripts/bench_goals.py).
 
 Prints figures and whether each goal is met; asserts nothing. Redis: --redis-url (default REDIS_URL or
 redis://127.0.0.1:6379/0); the script's keys carry their own prefix (bench-<pid>) and only those are
@@ -50,6 +57,7 @@ from bench_env import (  # noqa: E402
     configure,
     recreate_database,
     start_gunicorn,
+    stop,
 )
 
 ARTICLE = "/en/fastest-llm-api/"
@@ -155,6 +163,11 @@ def add_history(count):
         # for this transaction only, as tests do (tests/refresh_support.staged_history).
         cursor.execute("SET LOCAL session_replication_role = replica")
         total = _copy_history(current, count)
+    with connection.cursor() as cursor:
+        # Statistics as autovacuum would leave them a minute later: straight after a bulk COPY the planner
+        # still expects the empty history and picked plans that took 13 s instead of 10 ms.
+        for table in ("benchmarks_snapshot", "benchmarks_measurement", "benchmarks_currentmeasurement"):
+            cursor.execute(f"ANALYZE {table}")
     return len(current), total
 
 
@@ -257,8 +270,7 @@ def http_comparison(args):
     try:
         article_bytes = urllib.request.urlopen(f"http://127.0.0.1:{port}{ARTICLE}", timeout=60).read()
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
     static_dir = ROOT / "static" / "bench"
     static_dir.mkdir(parents=True, exist_ok=True)
     (static_dir / "article.html").write_bytes(article_bytes)
@@ -290,8 +302,7 @@ def http_comparison(args):
                 results[name] = load_python(url, args.duration, args.concurrency, script)
         return tool, results, article_bytes
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        stop(process)
         shutil.rmtree(static_dir, ignore_errors=True)
 
 
@@ -305,6 +316,10 @@ def main():
     parser.add_argument("--runs", type=int, default=15, help="renders per uncached measurement")
     parser.add_argument("--history", type=int, default=2000, help="past snapshots per source")
     parser.add_argument("--ingest-rows", type=int, default=20000)
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds of the side-by-side figures")
+    parser.add_argument("--bakerydemo-url", default="", help="a running wagtail/bakerydemo, e.g. http://127.0.0.1:8701")
+    parser.add_argument("--bakerydemo-user", default="admin")
+    parser.add_argument("--bakerydemo-password", default="changeme")
     args = parser.parse_args()
     args.duration = min(args.duration, 60)
     configure(args)
@@ -354,7 +369,19 @@ def main():
           f"{cold_ms / plain_ms:.2f}x the plain page; that render now runs in the prerender task)")
     print(f"   data page: served from its stored rendering {data_ms:.1f} ms, rendered in the request {data_cold_ms:.1f} ms")
 
+    from bench_goals import measure_side_by_side, print_goals
+    from bench_review import prerender_seconds, review_seconds
+
+    side, loads, reference = measure_side_by_side(args, plain_url)
+    print(f"\n6. Side by side over HTTP with {reference}, {args.rounds} interleaved rounds, medians (ms): "
+          + ", ".join(f"{name} {ms:.0f}" for name, ms in side.items()))
+    review_seconds(1)  # the first in a process also builds URL resolvers and compiles patterns
+    review_none, prerender_none = review_seconds(), prerender_seconds()
     sources, rows = add_history(args.history)
+    review_many, prerender_many = review_seconds(), prerender_seconds()
+    print(f"\n7. After a refresh of one source: review of changed figures {review_none[0]:.2f} s with no history, "
+          f"{review_many[0]:.2f} s with {args.history} past snapshots per source ({review_many[1]} changes recorded); "
+          f"pre-render task {prerender_none[0]:.2f} s and {prerender_many[0]:.2f} s ({prerender_many[1]} articles)")
     history_ms = uncached_ms(ARTICLE, args.runs, "stored")
     with override_settings(ARTICLE_PRERENDER=False):
         history_cold_ms = uncached_ms(ARTICLE, args.runs, "live")
@@ -371,7 +398,15 @@ def main():
 
     from bench_publish import measure, report
 
-    print(f"\n5. Publishing the demo article from the editor: {report(measure(), 3)}")
+    published = measure()
+    print(f"\n5. Publishing the demo article from the editor: {report(published, 3)}")
+    figures = {
+        "side": side, "reference": reference, "cached_vs_static": (cached[0] / static[0], cached[2] / static[2]),
+        "history_render": history_cold_ms / cold_ms, "publish_queries": published[2],
+        "review": (review_none[0], review_many[0]), "prerender": (prerender_none[0], prerender_many[0]),
+        "ingest": import_rate / copy_rate,
+    }
+    print_goals(figures, loads)
     clear_own_keys()
 
 

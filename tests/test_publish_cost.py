@@ -6,7 +6,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from wagtail.models import ReferenceIndex
 
-from articles.models import ArticlePage
+from articles.models import ArticlePage, ArticleSource
 from benchmarks.models import LanguageModel, Source
 from tests.factories import EndpointFactory, ProviderFactory
 
@@ -84,7 +84,39 @@ def test_publishing_from_the_editor_is_bounded_and_constant_in_endpoints(editor_
         for n in range(30):
             EndpointFactory(model=model, provider=ProviderFactory(name=f"Extra {model.pk}-{n}"))
     large = publish_from_editor(editor_client, ArticlePage.objects.get(pk=page.pk))
-    assert small <= 150 and large == small, (small, large)
+    # 150 is issue 28's goal; 149 before the unchanged source rows were left alone (articles/source_rows.py).
+    assert small <= 135 and large == small, (small, large)
     # Indexed once, after the last source row was saved: every listed source is in the usage index.
     for row in page.page_sources.select_related("source"):
         assert ReferenceIndex.get_references_to(row.source).filter(object_id=str(page.pk)).exists(), row.source
+
+
+def test_publishing_writes_no_unchanged_source_row(demo_site):
+    """modelcluster saved each of the page's 18 source rows on every publish (an UPDATE each) though
+    none had changed; only the rows that differ from the stored ones are written now."""
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    revision = page.save_revision()
+    with CaptureQueriesContext(connection) as ctx:
+        revision.publish()
+    writes = [q["sql"] for q in ctx.captured_queries if q["sql"].startswith(("UPDATE", "INSERT", "DELETE"))
+              and '"articles_articlesource"' in q["sql"]]
+    assert writes == []
+
+
+def test_a_reordered_or_replaced_source_row_is_still_saved(demo_site):
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    rows = list(page.page_sources.all())
+    assert len(rows) >= 3
+    first, second = rows[0], rows[1]
+    unused = Source.objects.exclude(pk__in=[row.source_id for row in rows]).first()
+    assert unused is not None
+    first.sort_order, second.sort_order = second.sort_order, first.sort_order
+    rows[2].source = unused
+    page.page_sources = rows
+    page.save_revision().publish()
+    stored = {row.pk: (row.sort_order, row.source_id) for row in ArticleSource.objects.filter(page=page)}
+    assert stored[first.pk] == (first.sort_order, first.source_id)
+    assert stored[second.pk] == (second.sort_order, second.source_id)
+    assert stored[rows[2].pk] == (rows[2].sort_order, unused.pk)
+    # …and the other rows kept what they had
+    assert all(stored[row.pk] == (row.sort_order, row.source_id) for row in rows[3:])

@@ -17,11 +17,13 @@ from .base import (
     localized,
     metric_choice,
     model_chooser,
+    once_per_render,
     source_chooser,
 )
 
 
 class BarChartValue(blocks.StructValue):
+    @once_per_render
     def compute(self, data):
         metric = get_metric(self["metric"])
         model = self["model"]

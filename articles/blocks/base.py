@@ -1,6 +1,7 @@
 """What every data-bound block shares: access to the page's bulk-loaded data and citations."""
 
 from collections import namedtuple
+from functools import wraps
 
 from django.urls import NoReverseMatch
 from django.utils.html import strip_tags
@@ -12,6 +13,18 @@ from benchmarks.metrics import metric_choices
 from .choosers import BulkSnippetChooserBlock
 
 BoundChild = namedtuple("BoundChild", ["block", "value"])
+
+
+def once_per_render(compute):
+    """For a StructValue's `compute(self, data)`: computed once per render of the page (PageData.computed),
+    however many times the page asks (its head lists the figures before the body prints them)."""
+
+    @wraps(compute)
+    def wrapper(value, data):
+        memo = getattr(data, "computed", None)
+        return memo(value, compute) if memo is not None else compute(value, data)
+
+    return wrapper
 
 
 def model_chooser(**kwargs):
@@ -116,7 +129,14 @@ class DataBlockMixin:
         return data
 
     def missing_fields(self, value):
-        return missing_fields(self, value)
+        # Asked by get_template, the context and figures(): walked once per value (a value read from
+        # a form or the database is not changed afterwards; a new one is built instead).
+        found = value.__dict__.get("_missing_fields") if hasattr(value, "__dict__") else None
+        if found is None:
+            found = missing_fields(self, value)
+            if hasattr(value, "__dict__"):
+                value.__dict__["_missing_fields"] = found
+        return list(found)
 
     def get_template(self, value=None, context=None):
         if value is not None and self.missing_fields(value):

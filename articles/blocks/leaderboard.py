@@ -15,12 +15,14 @@ from .base import (
     localized,
     max_rows_block,
     metric_choice,
+    once_per_render,
     source_chooser,
 )
 from .provider_cards import ModelSourceBlock
 
 
 class LeaderboardValue(blocks.StructValue):
+    @once_per_render
     def compute(self, data):
         metric = get_metric(self["metric"])
         hours = self["window_hours"] or 0

@@ -8,7 +8,7 @@ from articles.figures import PICK, Figure
 from benchmarks.formatting import format_decimal, format_metric, format_plain
 from benchmarks.metrics import get_metric
 
-from .base import DataBlockMixin, model_chooser, source_chooser
+from .base import DataBlockMixin, model_chooser, once_per_render, source_chooser
 from .choosers import BulkSnippetChooserBlock
 
 # need key -> (ranking metric, secondary metric shown in the reason)
@@ -57,6 +57,7 @@ def comparison_name(endpoint, data, source):
 
 
 class PickRowValue(blocks.StructValue):
+    @once_per_render
     def compute(self, data):
         kind = self["need"]
         metric_key, secondary_key = PICK_KINDS[kind]

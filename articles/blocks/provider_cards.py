@@ -1,5 +1,7 @@
 """Provider cards: providers ordered by their best value of a metric on any of the chosen models."""
 
+from dataclasses import replace
+
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
 
@@ -7,7 +9,7 @@ from articles.figures import Figure
 from benchmarks.formatting import format_metric, printed_number
 from benchmarks.metrics import get_metric
 
-from .base import DataBlockMixin, metric_choice, model_chooser, source_chooser
+from .base import DataBlockMixin, metric_choice, model_chooser, once_per_render, source_chooser
 from .choosers import BulkSnippetChooserBlock
 
 
@@ -38,6 +40,7 @@ class ProviderCardBlock(blocks.StructBlock):
 
 
 class ProviderCardsValue(blocks.StructValue):
+    @once_per_render
     def compute(self, data):
         metric = get_metric(self["metric"])
         models = [(item["model"], item["source"]) for item in self["models"]]
@@ -107,7 +110,7 @@ class ProviderCardsValue(blocks.StructValue):
             if values:
                 # The cards' order ranks providers by their best value: the first figure carries it.
                 first = values[0]
-                values[0] = Figure(**{**first.__dict__, "ranking": "cards", "position": position})
+                values[0] = replace(first, ranking="cards", position=position)
             found += values
         return found
 

@@ -20,6 +20,7 @@ from .base import (
     endpoint_name,
     metric_choice,
     model_chooser,
+    once_per_render,
     source_chooser,
 )
 from .provider_table import PRICE, column_choices
@@ -121,6 +122,7 @@ class ProviderListValue(blocks.StructValue):
             texts.append(" ".join(word for word in words if word))
         return (", ".join(texts) + "." if texts else ""), behind, prices
 
+    @once_per_render
     def compute(self, data):
         lang = (get_language() or "en")[:2]
         lang = lang if lang in LANGUAGES else "en"

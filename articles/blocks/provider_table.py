@@ -17,6 +17,7 @@ from .base import (
     max_rows_block,
     metric_choice,
     model_chooser,
+    once_per_render,
     source_chooser,
 )
 
@@ -67,6 +68,7 @@ class ProviderTableValue(blocks.StructValue):
                 result.append({"kind": "difference", "metric": metric, "header": header})
         return result
 
+    @once_per_render
     def compute(self, data):
         model, source = self["model"], self["source"]
         columns = self.columns()

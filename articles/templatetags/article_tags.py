@@ -1,3 +1,5 @@
+from functools import lru_cache
+
 from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
@@ -93,7 +95,18 @@ def provenance(measurement):
     """The trail of a figure: source, snapshot and when it was measured (shown as a tooltip)."""
     if measurement is None:
         return ""
+    from django.utils.translation import get_language
+
+    # Every row of a snapshot has this trail; a page's rows share their Snapshot (data.share_related).
     snapshot = measurement.snapshot
+    memo = snapshot.__dict__.setdefault("_printed_trail", {})
+    language = get_language()
+    if language not in memo:
+        memo[language] = _snapshot_trail(snapshot)
+    return memo[language]
+
+
+def _snapshot_trail(snapshot):
     return _("%(source)s · snapshot %(id)s, measured %(date)s") % {
         "source": snapshot.source,
         "id": snapshot.pk,
@@ -136,9 +149,30 @@ def price_provenance(price):
     return _("%(source)s · effective %(date)s") % {"source": price.source, "date": price.effective_date.isoformat()}
 
 
+def once_per_figure(figure, name, build):
+    """`build(figure)` once per figure and language. A figure's trail (its title attribute, its ⓘ panel)
+    is made of translated text, source names and dates; the tags that print it ask for it again."""
+    from articles.figures import Figure
+
+    if not isinstance(figure, Figure):
+        return build(figure)
+    from django.utils.translation import get_language
+
+    # Figure is a frozen dataclass: attributes cannot be set, its __dict__ can take a memo.
+    memo = figure.__dict__.setdefault("_printed", {})
+    key = (name, get_language())
+    if key not in memo:
+        memo[key] = build(figure)
+    return memo[key]
+
+
 @register.filter
 def figure_provenance(figure):
     """The trail of a figure as its block declares it: one snapshot, a price, or an average's window."""
+    return once_per_figure(figure, "title", _figure_provenance)
+
+
+def _figure_provenance(figure):
     if figure is None:
         return ""
     if figure.price is not None:
@@ -158,7 +192,32 @@ def figure_provenance(figure):
     return provenance(rows[0])
 
 
-@register.inclusion_tag("articles/includes/provenance_control.html")
+TRAIL_TEMPLATE = "articles/includes/provenance_control.html"
+
+
+@register.simple_tag(takes_context=True, name="provenance_control")
+def provenance_control_tag(context, figure):
+    """The ⓘ control of `figure` (TRAIL_TEMPLATE with provenance_control's context). A table column's
+    figures mostly share their trail (same sources, snapshot date and method): each distinct trail is
+    rendered once per page render and reused."""
+    from django.utils.translation import get_language
+
+    facts = once_per_figure(figure, "trail", provenance_control)
+    key = None  # no trail (a dash): the template's empty branch
+    if facts["figure"] is not None:
+        key = (get_language(), tuple(source.pk for source in facts["sources"]), facts["snapshot_date"],
+               facts["price_date"], facts["method"])
+    data = _page_data(context)
+    rendered = getattr(data, "rendered_trails", None)
+    if rendered is None:
+        rendered = context.render_context.setdefault("rendered_trails", {})
+    if key not in rendered:
+        # As an inclusion tag renders it: the same engine, a new context layer with the tag's values.
+        template = context.template.engine.get_template(TRAIL_TEMPLATE)
+        rendered[key] = template.render(context.new(facts))
+    return rendered[key]
+
+
 def provenance_control(figure):
     """A button that opens a figure's trail (source, snapshot date in words, method) by keyboard or touch.
 
@@ -168,7 +227,6 @@ def provenance_control(figure):
     if figure is None or not (figure.measurements or figure.price is not None):
         return {"figure": None}
     from django.utils import translation
-    from django.utils.formats import date_format
 
     from benchmarks.metrics import METRICS
 
@@ -186,12 +244,27 @@ def provenance_control(figure):
                 "n": len(figure.measurements), "hours": figure.window_hours, "method": method,
             }
         methods.append(method)
-        snapshot_date = date_format(max(row.snapshot.measured_at for row in figure.measurements), "DATE_FORMAT")
+        snapshot_date = _date_in_words(max(row.snapshot.measured_at for row in figure.measurements))
     if figure.price is not None:
         methods.append(_("List price per 1M input and output tokens, from the provider's published prices."))
-        price_date = date_format(figure.price.effective_date, "DATE_FORMAT")
+        price_date = _date_in_words(figure.price.effective_date)
     return {"figure": figure, "sources": figure.sources, "snapshot_date": snapshot_date, "price_date": price_date,
             "method": " ".join(method for method in methods if method)}
+
+
+def _date_in_words(moment):
+    """DATE_FORMAT in the active language and time zone ("Dec. 1, 2026"); a page's figures share a few dates."""
+    from django.utils import timezone
+    from django.utils.translation import get_language
+
+    return _date_format_cached(moment, get_language(), timezone.get_current_timezone_name())
+
+
+@lru_cache(maxsize=1024)
+def _date_format_cached(moment, language, zone):
+    from django.utils.formats import date_format
+
+    return date_format(moment, "DATE_FORMAT")
 
 
 @register.inclusion_tag("articles/includes/download_link.html", takes_context=True)
