@@ -28,7 +28,7 @@ from benchmarks.metrics import METRICS, TIME
 
 from .data import PageData
 from .datarefs.resolve import with_ref_requirements
-from .ranking_claims import REFERENCE, RankingClaims
+from .ranking_claims import CHECKED, REFERENCE, RankingClaims
 
 CONTEXT_CHARS = 40
 
@@ -147,6 +147,20 @@ def find_typed_figures(text, index, lang):
 
 
 DATAREF = re.compile(r"<embed\b[^>]*\bembedtype=\"dataref\"[^>]*/?>", re.IGNORECASE)
+# A checked statement: words an editor has tied to the data (<a linktype="statement" …>words</a>).
+STATEMENT = re.compile(r"<a\b[^>]*\blinktype=([\"'])statement\1[^>]*>.*?</a>", re.IGNORECASE | re.DOTALL)
+
+
+def without_checked_statements(html):
+    """Rich text with each checked statement's words left out: they are checked already, so neither
+    their figures nor their ranking words are flagged. The mark left keeps the words around apart."""
+    return STATEMENT.sub(f" {CHECKED} ", html or "")
+
+
+def rich_text_plain(html):
+    """What the check reads of a rich text: its words, a REFERENCE mark where a data reference prints
+    a figure (a claim next to one is checked) and a CHECKED mark where a checked statement was."""
+    return get_text_for_indexing(DATAREF.sub(f" {REFERENCE} ", without_checked_statements(html)))
 
 
 def prose_texts(block, value, place):
@@ -161,7 +175,7 @@ def texts_with_subjects(block, value, place, subject=None):
     if value is None:
         return
     if isinstance(block, blocks.RichTextBlock):
-        yield place, get_text_for_indexing(DATAREF.sub(f" {REFERENCE} ", value.source)), subject
+        yield place, rich_text_plain(value.source), subject
     elif isinstance(block, blocks.CharBlock | blocks.TextBlock):
         yield place, str(value), subject
     elif isinstance(block, blocks.StreamBlock):
@@ -190,7 +204,7 @@ def page_field_texts(page, lang):
     for name, place in fields:
         text = getattr(page, f"{name}_{lang}", None)
         if text:
-            yield place, strip_tags(str(text))
+            yield place, strip_tags(without_checked_statements(str(text)))
 
 
 def body_texts(stream):

@@ -26,6 +26,7 @@ RANKING_WORDS = {
 }
 CLAIM_WINDOW = 40
 REFERENCE = "\ue000"  # stands where a data reference was: a claim next to one is checked
+CHECKED = "\ue001"  # stands where a checked statement was: its words are not read, those around it are
 SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
 EVIDENCE_ITEMS = 4
 
@@ -114,4 +115,4 @@ def _alternation(names):
 
 
 def _context(text, start, end):
-    return text[max(start - CLAIM_WINDOW, 0):end + CLAIM_WINDOW].replace(REFERENCE, "…").strip()
+    return text[max(start - CLAIM_WINDOW, 0):end + CLAIM_WINDOW].replace(REFERENCE, "…").replace(CHECKED, "…").strip()
