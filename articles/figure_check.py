@@ -11,10 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from django.conf import settings
-from django.utils.html import strip_tags
 from django.utils.translation import gettext as _
-from wagtail import blocks
-from wagtail.rich_text import get_text_for_indexing
 
 from benchmarks.formatting import (
     CURRENCY_SYMBOLS,
@@ -28,7 +25,17 @@ from benchmarks.metrics import METRICS, TIME
 
 from .data import PageData
 from .datarefs.resolve import with_ref_requirements
-from .ranking_claims import CHECKED, REFERENCE, RankingClaims
+from .prose_fields import (
+    CHECKED,
+    REFERENCE,
+    body_prose,
+    page_field_prose,
+    rich_text_plain,
+    without_checked_statements,
+)
+from .ranking_claims import RankingClaims
+
+__all__ = ["CHECKED", "REFERENCE", "body_texts", "check_page", "rich_text_plain", "without_checked_statements"]
 
 CONTEXT_CHARS = 40
 
@@ -40,13 +47,17 @@ class TypedFigure:
     typed: str
     figures: list = field(default_factory=list)  # descriptions of the figures it equals
     context: str = ""
+    key: str = ""  # where the field sits, the same in both languages (prose_fields.ProseText.key)
+    # The same field in the other language ({"language", "place", "text"}): a sentence fixed in one
+    # language is usually wrong in the other too. Empty in findings stored before it was recorded.
+    counterpart: dict = field(default_factory=dict)
 
     @property
     def language_name(self):
-        return str(dict(settings.LANGUAGES).get(self.language, self.language))
+        return language_name(self.language)
 
     def message(self):
-        return _(
+        text = _(
             "“%(typed)s” in %(place)s (%(language)s) looks like a figure (%(figures)s): insert it as a reference?"
         ) % {
             "typed": self.typed,
@@ -54,6 +65,39 @@ class TypedFigure:
             "language": self.language_name,
             "figures": "; ".join(self.figures[:3]) + (" …" if len(self.figures) > 3 else ""),
         }
+        if self.counterpart:
+            text += " " + self.counterpart_message()
+        return text
+
+    def counterpart_message(self):
+        if not self.counterpart:
+            return ""
+        return _("%(language)s counterpart: %(place)s, “%(text)s”.") % {
+            "language": language_name(self.counterpart["language"]),
+            "place": self.counterpart["place"],
+            "text": self.counterpart["text"],
+        }
+
+
+def language_name(code):
+    return str(dict(settings.LANGUAGES).get(code, code))
+
+
+COUNTERPART_CHARS = 120
+
+
+def with_counterparts(findings, texts):
+    """Each finding pointed at the same field in the other languages ({language: {key: ProseText}})."""
+    for finding in findings:
+        for lang, by_key in texts.items():
+            other = by_key.get(finding.key) if lang != finding.language else None
+            if other is not None:
+                words = " ".join(other.text.replace(REFERENCE, "…").replace(CHECKED, "…").split())
+                if len(words) > COUNTERPART_CHARS:
+                    words = words[:COUNTERPART_CHARS].rsplit(" ", 1)[0] + " …"
+                finding.counterpart = {"language": lang, "place": other.place, "text": words}
+                break
+    return findings
 
 
 def _number_pattern(lang):
@@ -146,76 +190,10 @@ def find_typed_figures(text, index, lang):
     return found
 
 
-DATAREF = re.compile(r"<embed\b[^>]*\bembedtype=\"dataref\"[^>]*/?>", re.IGNORECASE)
-# A checked statement: words an editor has tied to the data (<a linktype="statement" …>words</a>).
-STATEMENT = re.compile(r"<a\b[^>]*\blinktype=([\"'])statement\1[^>]*>.*?</a>", re.IGNORECASE | re.DOTALL)
-
-
-def without_checked_statements(html):
-    """Rich text with each checked statement's words left out: they are checked already, so neither
-    their figures nor their ranking words are flagged. The mark left keeps the words around apart."""
-    return STATEMENT.sub(f" {CHECKED} ", html or "")
-
-
-def rich_text_plain(html):
-    """What the check reads of a rich text: its words, a REFERENCE mark where a data reference prints
-    a figure (a claim next to one is checked) and a CHECKED mark where a checked statement was."""
-    return get_text_for_indexing(DATAREF.sub(f" {REFERENCE} ", without_checked_statements(html)))
-
-
-def prose_texts(block, value, place):
-    """(place, plain text) for every rich text and text field inside a block value."""
-    for where, text, _subject in texts_with_subjects(block, value, place):
-        yield where, text
-
-
-def texts_with_subjects(block, value, place, subject=None):
-    """(place, plain text, provider the text is about or None) for every text a block value stores,
-    whatever the block's nesting. A data reference leaves a REFERENCE mark: what it prints is checked."""
-    if value is None:
-        return
-    if isinstance(block, blocks.RichTextBlock):
-        yield place, rich_text_plain(value.source), subject
-    elif isinstance(block, blocks.CharBlock | blocks.TextBlock):
-        yield place, str(value), subject
-    elif isinstance(block, blocks.StreamBlock):
-        for n, child in enumerate(value, start=1):
-            yield from texts_with_subjects(child.block, child.value, f"{place} › {child.block.label} {n}", subject)
-    elif isinstance(block, blocks.StructBlock):
-        # A block holding one provider (a card) is about it even where its text never names it.
-        provider = value.get("provider") if "provider" in block.child_blocks else None
-        subject = getattr(provider, "name", None) or subject
-        for name, child_block in block.child_blocks.items():
-            yield from texts_with_subjects(child_block, value.get(name), f"{place} › {child_block.label}", subject)
-    elif isinstance(block, blocks.ListBlock):
-        for n, item in enumerate(value, start=1):
-            yield from texts_with_subjects(block.child_block, item, f"{place} {n}", subject)
-
-
-def page_field_texts(page, lang):
-    """(place, plain text) for the page's own text fields in `lang`: a reader sees them in results,
-    shares and the page head, where a stale figure is as false as in the body."""
-    fields = (
-        ("title", _("Title")),
-        ("seo_title", _("SEO title")),
-        ("search_description", _("Search description")),
-        ("summary", _("Summary")),
-    )
-    for name, place in fields:
-        text = getattr(page, f"{name}_{lang}", None)
-        if text:
-            yield place, strip_tags(without_checked_statements(str(text)))
-
-
 def body_texts(stream):
-    for place, text, _subject in body_texts_with_subjects(stream):
-        yield place, text
-
-
-def body_texts_with_subjects(stream):
-    for n, child in enumerate(stream, start=1):
-        place = _("%(place)s (block %(n)s)") % {"place": child.block.label, "n": n}
-        yield from texts_with_subjects(child.block, child.value, place)
+    """(place, plain text) for every text of a body: what reviews.page_figures re-reads for mentions."""
+    for text in body_prose(stream):
+        yield text.place, text.text
 
 
 # --- facts typed in words: counts of hosts and claims about who leads --------------------------
@@ -260,28 +238,33 @@ def find_typed_counts(text, counts, lang, nouns=HOST_WORDS):
 
 
 def check_page(page, languages=None):
-    """Typed figures in a page's body (and summary), per language. Nothing is changed or blocked."""
-    findings = []
-    for lang in languages or [code for code, _name in settings.LANGUAGES]:
-        stream = getattr(page, f"body_{lang}", None)
-        blocks_list = list(stream or [])
+    """Typed figures, counts and ranking claims in every text field of a page, per language, each
+    pointed at the same field in the other language. Nothing is changed or blocked."""
+    languages = languages or [code for code, _name in settings.LANGUAGES]
+    findings, texts = [], {}
+    for lang in languages:
+        blocks_list = list(getattr(page, f"body_{lang}", None) or [])
+        prose = [*page_field_prose(page, lang), *body_prose(blocks_list)]
+        texts[lang] = {text.key: text for text in prose}
         data = PageData(blocks=with_ref_requirements(blocks_list), page_sources=[])
         # Numbers are read and printed the page language's way; places and figures are described
         # in the editor's language, since the editor reads the warning.
         index = figure_index(data, lang)
         if not index:
             continue
-        texts = [(place, text, None) for place, text in page_field_texts(page, lang)]
-        texts += body_texts_with_subjects(blocks_list)
         counts, model_counts = count_index(data), model_count_index(data)
         claims = RankingClaims(data, lang)
-        for place, text, subject in texts:
-            for typed, figures, context in find_typed_figures(text, index, lang):
-                findings.append(TypedFigure(lang, place, typed, figures, context))
-            for typed, figures, context in find_typed_counts(text, counts, lang):
-                findings.append(TypedFigure(lang, place, typed, figures, context))
-            for typed, figures, context in find_typed_counts(text, model_counts, lang, MODEL_WORDS):
-                findings.append(TypedFigure(lang, place, typed, figures, context))
-            for typed, figures, context in claims.find(text, subject):
-                findings.append(TypedFigure(lang, place, typed, figures, context))
-    return findings
+        for text in prose:
+            found = [
+                *find_typed_figures(text.text, index, lang),
+                *find_typed_counts(text.text, counts, lang),
+                *find_typed_counts(text.text, model_counts, lang, MODEL_WORDS),
+                *claims.find(text.text, text.subject),
+            ]
+            for typed, figures, context in found:
+                findings.append(TypedFigure(lang, text.place, typed, figures, _shown(context), text.key))
+    return with_counterparts(findings, texts)
+
+
+def _shown(context):
+    return context.replace(REFERENCE, "…").replace(CHECKED, "…")

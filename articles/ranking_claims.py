@@ -9,6 +9,8 @@ from django.utils.translation import gettext as _
 from benchmarks.metrics import METRICS, PERCENT, SPEED, TIME
 from benchmarks.models import Provider
 
+from .prose_fields import CHECKED, REFERENCE
+
 # Ranking words per language. "first"/"primer" before a metric name ("first chunk") and "second"
 # after "per"/"por" (a unit) are not ranks.
 RANKING_WORDS = {
@@ -25,8 +27,6 @@ RANKING_WORDS = {
     ),
 }
 CLAIM_WINDOW = 40
-REFERENCE = "\ue000"  # stands where a data reference was: a claim next to one is checked
-CHECKED = "\ue001"  # stands where a checked statement was: its words are not read, those around it are
 SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
 EVIDENCE_ITEMS = 4
 

@@ -84,7 +84,7 @@ def test_figures_typed_in_any_text_field_are_flagged_with_their_place(glm):
     )
 
     in_body = [
-        ("283.4", "Provider cards (block 2) › cards 1 › one-line summary"),
+        ("283.4", "Provider cards (block 2) › Baseten › one-line summary"),
         ("0.90", "Note / callout (block 3) › text"),
         ("164.3", "FAQ (block 4) › questions 1 › question"),
         ("2.39", "FAQ (block 4) › questions 1 › answer"),
@@ -121,3 +121,29 @@ def test_a_typed_count_of_the_pages_models_is_flagged(glm):
     assert places(findings, "en") == [("two of the current models", "FAQ (block 3) › questions 1 › answer")]
     assert places(findings, "es") == [("dos de los modelos", "FAQ (block 3) › questions 1 › answer")]
     assert findings[0]["figures"] == ["models measured on this page"]
+
+
+def test_a_hit_in_one_language_points_at_the_same_field_in_the_other(glm, editor_client):
+    from tests.factories import ProviderFactory
+
+    ProviderFactory(name="Cerebras", slug="cerebras")
+    body = [table(glm), cards(glm, ("novita", "Mid-table on speed.", "<p>Wide catalogue.</p>"))]
+    body_es = [table(glm), cards(glm, ("novita", "En la mitad baja de cada clasificación.", "<p>Catálogo amplio.</p>"))]
+    page = make_article(body, body_es=body_es, sources=[glm["source"]])
+    findings = checked_revision(
+        page, spanish={"summary": "Depende del modelo."}, summary="Cerebras still leads the GPT-OSS 120B baseline."
+    )
+
+    card = "Provider cards (block 2) › Novita AI › one-line summary"
+    assert places(findings, "en") == [("Cerebras", "Summary")]
+    assert places(findings, "es") == [("cada", card)]
+    by_language = {f["language"]: f for f in findings}
+    # The English card says nothing flagged, but it is the sentence to fix with the Spanish one.
+    assert by_language["es"]["counterpart"] == {"language": "en", "place": card, "text": "Mid-table on speed."}
+    assert by_language["en"]["counterpart"] == {"language": "es", "place": "Summary", "text": "Depende del modelo."}
+
+    report = editor_client.get("/admin/reviews/typed-figures/").content.decode()
+    assert 'data-counterpart-language="en"' in report and "EN counterpart: " + card in report
+    assert "“Mid-table on speed.”" in report
+    edit = editor_client.get(f"/admin/pages/{page.pk}/edit/").content.decode()
+    assert "English counterpart: " + card + ", “Mid-table on speed.”" in edit

@@ -54,15 +54,15 @@ def test_the_issues_sentences_are_flagged_with_the_named_providers_own_ranks(glm
 
     assert claims(findings, "en") == [
         ("Baseten", "Summary"),
-        ("Leads", "Provider cards (block 2) › cards 1 › strengths"),
-        ("Runner-up", "Provider cards (block 2) › cards 2 › one-line summary"),
+        ("Leads", "Provider cards (block 2) › Baseten › strengths"),
+        ("Runner-up", "Provider cards (block 2) › Together AI › one-line summary"),
         ("Baseten", "Paragraph (block 3)"),
         ("Z.ai", "FAQ (block 4) › questions 1 › answer"),
     ]
     assert claims(findings, "es") == [
         ("Cerebras", "Summary"),
-        ("Lidera", "Provider cards (block 2) › cards 1 › strengths"),
-        ("Segundo", "Provider cards (block 2) › cards 2 › one-line summary"),
+        ("Lidera", "Provider cards (block 2) › Baseten › strengths"),
+        ("Segundo", "Provider cards (block 2) › Together AI › one-line summary"),
         ("Baseten", "Paragraph (block 3)"),
         ("Z.ai", "FAQ (block 4) › questions 1 › answer"),
     ]
