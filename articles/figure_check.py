@@ -259,7 +259,7 @@ def check_page(page, languages=None):
                 *find_typed_figures(text.text, index, lang),
                 *find_typed_counts(text.text, counts, lang),
                 *find_typed_counts(text.text, model_counts, lang, MODEL_WORDS),
-                *claims.find(text.text, text.subject),
+                *claims.find(text.text, text.subject, text.metric),
             ]
             for typed, figures, context in found:
                 findings.append(TypedFigure(lang, text.place, typed, figures, _shown(context), text.key))

@@ -4,7 +4,13 @@ the data may stop supporting: flagged in any text field, with that provider's ow
 import pytest
 
 from articles.figure_check import check_page
-from tests.factories import ProviderFactory
+from tests.factories import (
+    EndpointFactory,
+    LanguageModelFactory,
+    ProviderFactory,
+    SnapshotFactory,
+    SourceFactory,
+)
 from tests.figures_support import glm_data, make_article, paragraph, ref_html, table
 from tests.test_figure_check_fields import cards, faq
 
@@ -91,3 +97,54 @@ def test_plain_mentions_unnamed_sentences_and_references_are_not_claims(glm):
     ]
     page = make_article(body, sources=[glm["source"]])
     assert check_page(page) == []
+
+
+def deepseek_data(glm):
+    """A second model, made and hosted by DeepSeek, hosted by Baseten's Fast tier too."""
+    model = LanguageModelFactory(name="DeepSeek V4.1", slug="deepseek-v4-1")
+    source = SourceFactory(publisher="Artificial Analysis", title="DeepSeek V4.1 providers")
+    deepseek = EndpointFactory(provider=ProviderFactory(name="DeepSeek", slug="deepseek"), model=model)
+    fast = EndpointFactory(provider=glm["fast"].provider, model=model, tier="Fast")
+    SnapshotFactory(source=source, published=True, values=[
+        (fast, "output_speed_median", "250.0"), (fast, "ttfc_median", "0.50"),
+        (deepseek, "output_speed_median", "90.0"), (deepseek, "ttfc_median", "1.50"),
+    ])
+    return {"model": model, "source": source}
+
+
+def test_evidence_is_the_claimants_ranks_in_the_metric_and_on_the_models_the_sentence_names(glm):
+    deepseek = deepseek_data(glm)
+    both = {"type": "provider_cards", "value": {
+        **cards(glm)["value"],
+        "models": [{"model": glm["model"].pk, "source": glm["source"].pk},
+                   {"model": deepseek["model"].pk, "source": deepseek["source"].pk}],
+        "cards": [{"provider": glm["fast"].provider.pk, "summary": "Leads on both models.",
+                   "strengths": "<p>Tops the speed ranking on GLM-5.3 and on DeepSeek.</p>", "limitations": ""}],
+    }}
+    body = [
+        table(glm), table(deepseek), both,
+        faq("Which host is the most reliable?", "<p>Z.ai has the best task success of all.</p>"),
+        paragraph("<p>Novita AI leads DeepSeek V4.1 on output speed.</p>"),
+    ]
+    page = make_article(body, sources=[glm["source"], deepseek["source"]])
+
+    findings = check_page(page)
+
+    assert claims(findings, "en") == [
+        ("Leads", "Provider cards (block 3) › Baseten › one-line summary"),
+        # "on DeepSeek" is the model: the claim is the card's provider's, not DeepSeek's.
+        ("Tops", "Provider cards (block 3) › Baseten › strengths"),
+        ("Z.ai", "FAQ (block 4) › questions 1 › answer"),
+        ("Novita AI", "Paragraph (block 5)"),
+    ]
+    speed = ["Baseten (Fast) · GLM-5.3 · Output speed: rank 1 of 4",
+             "Baseten (Fast) · DeepSeek V4.1 · Output speed: rank 1 of 2"]
+    # A sentence naming no metric is about the one the cards are ordered by.
+    assert evidence(findings, "en", "Leads") == ["ranking claim about Baseten", *speed]
+    assert evidence(findings, "en", "Tops") == ["ranking claim about Baseten", *speed]
+    # No task success is measured here, and Novita AI is not measured on DeepSeek V4.1: said so,
+    # instead of quoting Z.ai's or Novita AI's other ranks.
+    assert evidence(findings, "en", "Z.ai") == [
+        "ranking claim about Z.ai", "no rank of Z.ai on this page for task success"]
+    assert evidence(findings, "en", "Novita AI") == [
+        "ranking claim about Novita AI", "no rank of Novita AI on this page for DeepSeek V4.1 · output speed"]
