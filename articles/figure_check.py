@@ -34,6 +34,16 @@ from .prose_fields import (
     without_checked_statements,
 )
 from .ranking_claims import RankingClaims
+from .typed_counts import (
+    HOST_WORDS,
+    MODEL_WORDS,
+    count_index,
+    find_typed_counts,
+    merged,
+    model_count_index,
+    page_models,
+    provider_model_counts,
+)
 
 __all__ = ["CHECKED", "REFERENCE", "body_texts", "check_page", "rich_text_plain", "without_checked_statements"]
 
@@ -196,47 +206,6 @@ def body_texts(stream):
         yield text.place, text.text
 
 
-# --- facts typed in words: counts of hosts and claims about who leads --------------------------
-NUMBER_WORDS = {
-    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
-    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
-}
-HOST_WORDS = r"(?:hosts?|providers?|endpoints?|proveedor(?:es)?)"
-# "two of the current models", "tres modelos actuales", "dos de los modelos".
-MODEL_WORDS = r"(?:(?:of|de)\s+(?:the|l[oa]s)\s+)?(?:\w+\s+)?(?:models?|modelos?)"
-
-
-def count_index(data):
-    """{number of endpoints measured: [what it counts]} for the models and sources the page shows."""
-    counts = {}
-    for (_model_id, _source_id), endpoints in data._endpoints.items():
-        if not endpoints:
-            continue
-        model = endpoints[0].model
-        counts.setdefault(len(endpoints), set()).add(_("%(model)s · hosts measured") % {"model": model.name})
-    return {n: sorted(descriptions) for n, descriptions in counts.items()}
-
-
-def model_count_index(data):
-    """{number of models the page's data measures: [what it counts]}."""
-    models = {row.endpoint.model_id for row in data.measurements}
-    # "one model" on a page about one model is its subject, not a count that can go stale.
-    return {len(models): [_("models measured on this page")]} if len(models) > 1 else {}
-
-
-def find_typed_counts(text, counts, lang, nouns=HOST_WORDS):
-    words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
-    pattern = rf"\b(?P<n>\d{{1,2}}|{'|'.join(words)})\s+(?:\w+\s+)?{nouns}\b"
-    found = []
-    for match in re.finditer(pattern, text, flags=re.IGNORECASE):
-        raw = match.group("n").lower()
-        number = int(raw) if raw.isdigit() else words.index(raw)
-        if number in counts:
-            start, end = max(match.start() - CONTEXT_CHARS, 0), min(match.end() + CONTEXT_CHARS, len(text))
-            found.append((match.group(0), counts[number], text[start:end].strip()))
-    return found
-
-
 def check_page(page, languages=None):
     """Typed figures, counts and ranking claims in every text field of a page, per language, each
     pointed at the same field in the other language. Nothing is changed or blocked."""
@@ -254,11 +223,15 @@ def check_page(page, languages=None):
             continue
         counts, model_counts = count_index(data), model_count_index(data)
         claims = RankingClaims(data, lang)
+        models_measured = len(page_models(data))
         for text in prose:
+            # A count of models in a text naming a provider (or in its card) may be that provider's.
+            named = [text.subject] + [m.group(0) for m in claims.names.finditer(text.text)] if claims.names else []
+            their_counts = merged(model_counts, provider_model_counts(claims.ranks, [n for n in named if n]))
             found = [
                 *find_typed_figures(text.text, index, lang),
-                *find_typed_counts(text.text, counts, lang),
-                *find_typed_counts(text.text, model_counts, lang, MODEL_WORDS),
+                *find_typed_counts(text.text, counts, lang, HOST_WORDS),
+                *find_typed_counts(text.text, their_counts, lang, MODEL_WORDS, part_of=models_measured),
                 *claims.find(text.text, text.subject, text.metric),
             ]
             for typed, figures, context in found:

@@ -120,7 +120,8 @@ def test_a_typed_count_of_the_pages_models_is_flagged(glm):
     findings = checked_revision(page)
     assert places(findings, "en") == [("two of the current models", "FAQ (block 3) › questions 1 › answer")]
     assert places(findings, "es") == [("dos de los modelos", "FAQ (block 3) › questions 1 › answer")]
-    assert findings[0]["figures"] == ["models measured on this page"]
+    # The text names Z.ai, measured on two models here: that count is quoted too.
+    assert findings[0]["figures"] == ["models measured on this page", "Z.ai · measured on 2 models"]
 
 
 def test_a_hit_in_one_language_points_at_the_same_field_in_the_other(glm, editor_client):

@@ -1,0 +1,106 @@
+"""Counts typed in words: "Seven hosts", "four models", "two of the three current models".
+
+A count of the hosts or models a page measures goes stale when a source adds or drops a row, while
+the tables update. A typed count is flagged when it equals one the page's data gives (hosts per
+model, models measured, current models, or how many models a provider named in the text is
+measured on or leads); a count of models that is a part of those measured ("two of the current
+models") is flagged too, since only the data can say which part.
+"""
+
+import re
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+NUMBER_WORDS = {
+    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
+    "es": ["cero", "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
+}
+HOST_WORDS = r"(?:hosts?|providers?|endpoints?|proveedor(?:es)?)"
+MODEL_WORDS = r"(?:models?|modelos?)"
+CONTEXT_CHARS = 40
+
+
+def count_index(data):
+    """{number of endpoints measured: [what it counts]} for the models and sources the page shows."""
+    counts = {}
+    for (_model_id, _source_id), endpoints in data._endpoints.items():
+        if not endpoints:
+            continue
+        model = endpoints[0].model
+        counts.setdefault(len(endpoints), set()).add(_("%(model)s · hosts measured") % {"model": model.name})
+    return {n: sorted(descriptions) for n, descriptions in counts.items()}
+
+
+def page_models(data):
+    return list({row.endpoint.model_id: row.endpoint.model for row in data.measurements}.values())
+
+
+def model_count_index(data):
+    """{number of models the page's data measures: [what it counts]}, the current ones (not kept as a
+    baseline) counted apart: "the three current models" on a page with a fourth, older one."""
+    models = page_models(data)
+    counts = {}
+    # "one model" on a page about one model is its subject, not a count that can go stale.
+    if len(models) > 1:
+        counts[len(models)] = [_("models measured on this page")]
+    current = [model for model in models if not model.is_baseline]
+    if 1 < len(current) < len(models):
+        counts.setdefault(len(current), []).append(_("current models measured on this page"))
+    return counts
+
+
+def provider_model_counts(ranks, names):
+    """{n: [what it counts]} of the models each named provider is measured on and leads, from
+    ranking_claims.RankingClaims.ranks: "Baseten leads two of the current models" is about Baseten."""
+    counts = {}
+    for name in dict.fromkeys(names):
+        measured, leads = set(), {}
+        for rank in ranks.get(name, []):
+            measured.add(rank.model)
+            if rank.position == 1:
+                leads.setdefault(str(rank.metric.label), set()).add(rank.model)
+        counts.setdefault(len(measured), []).append(
+            ngettext("%(name)s · measured on %(count)s model", "%(name)s · measured on %(count)s models",
+                     len(measured)) % {"name": name, "count": len(measured)})
+        for metric, models in sorted(leads.items()):
+            counts.setdefault(len(models), []).append(
+                ngettext("%(name)s · leads %(metric)s on %(count)s model",
+                         "%(name)s · leads %(metric)s on %(count)s models", len(models))
+                % {"name": name, "metric": metric, "count": len(models)})
+    return counts
+
+
+def merged(*indexes):
+    counts = {}
+    for index in indexes:
+        for n, descriptions in index.items():
+            counts.setdefault(n, []).extend(d for d in descriptions if d not in counts.get(n, []))
+    return counts
+
+
+def find_typed_counts(text, counts, lang, nouns=HOST_WORDS, part_of=0):
+    """[(typed, what it counts, context)]. "N of the M … nouns" is one count: flagged when either
+    number is a count of the page. With `part_of` (the models measured), a count from 2 up to it is
+    flagged too, as a part of them."""
+    words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
+    number = rf"\d{{1,2}}|{'|'.join(words)}"
+    pattern = (
+        rf"\b(?P<n>{number})\s+(?:(?:of|de)\s+(?:the|l[oa]s)\s+(?:(?P<m>{number})\s+)?)?"
+        rf"(?:[\w-]+\s+)?{nouns}\b"
+    )
+    found = []
+    for match in re.finditer(pattern, text, flags=re.IGNORECASE):
+        numbers = [_number(match.group(name), words) for name in ("n", "m") if match.group(name)]
+        what = [d for n in numbers for d in counts.get(n, [])]
+        if not what and part_of and any(2 <= n <= part_of for n in numbers):
+            what = [_("a part of the %(count)s models measured on this page") % {"count": part_of}]
+        if what:
+            start, end = max(match.start() - CONTEXT_CHARS, 0), min(match.end() + CONTEXT_CHARS, len(text))
+            found.append((match.group(0), list(dict.fromkeys(what)), text[start:end].strip()))
+    return found
+
+
+def _number(raw, words):
+    raw = raw.lower()
+    return int(raw) if raw.isdigit() else words.index(raw)
