@@ -51,7 +51,9 @@ METRIC_HINTS = (
     (r"accura|precis|exact", gettext_lazy("accuracy"), _keys("accuracy_index", "task_success")),
     (r"success|[ée]xito|correct", gettext_lazy("task success"), _keys("task_success")),
     (r"failure|fallo|error|reliab|fiab", gettext_lazy("failure rate"), _keys("failure_rate")),
-    (r"price|cheap|cost|expensive|precio|barat|cuesta|caro", gettext_lazy("price"), lambda m: False),
+    # Only words that rank by price: "a separate, more expensive product" next to "ahead" describes
+    # the product, the claim is still about speed.
+    (r"cheap|barat|lowest\s+price|precio\s+m[aá]s\s+bajo", gettext_lazy("price"), lambda m: False),
 )
 # "Fastest", "quicker", "más lento": speed or time, when the sentence names neither.
 PACE_WORDS = r"fast|quick|slow|pace|r[aá]pid|lent"
