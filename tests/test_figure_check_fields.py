@@ -148,3 +148,27 @@ def test_a_hit_in_one_language_points_at_the_same_field_in_the_other(glm, editor
     assert "“Mid-table on speed.”" in report
     edit = editor_client.get(f"/admin/pages/{page.pk}/edit/").content.decode()
     assert "English counterpart: " + card + ", “Mid-table on speed.”" in edit
+
+
+def test_sentence_parts_difference_labels_and_captions_are_read_as_any_text(glm):
+    """Nothing names these fields: the check walks every text block, so they are read like the rest."""
+    columns = [{"field": "output_speed_median", "difference_to_leader": True,
+                "difference_label_en": "Δ vs 283.4 tokens/s"}]
+    sentence = {"type": "provider_list", "value": {
+        "model": glm["model"].pk, "source": glm["source"].pk, "pattern": "custom", "order_by": "output_speed_median",
+        "parts": [{"field": "output_speed_median", "before_en": "Z.ai leads with", "after_en": "ahead of 164.3"}],
+    }}
+    chart = {"type": "bar_chart", "value": {"model": glm["model"].pk, "source": glm["source"].pk,
+                                            "metric": "output_speed_median", "caption_en": "Up to 150.4 tokens/s"}}
+    page = make_article([table(glm, columns=columns, caption="Baseten tops it"), sentence, chart],
+                        sources=[glm["source"]])
+    from articles.figure_check import check_page
+
+    found = [(f.typed, f.place) for f in check_page(page) if f.language == "en"]
+    assert found == [
+        ("283.4", "Provider table (block 1) › columns 1 › difference column heading"),
+        ("Baseten", "Provider table (block 1) › caption"),
+        ("Z.ai", "Provider-by-provider list (block 2) › parts of the sentence 1 › words before"),
+        ("164.3", "Provider-by-provider list (block 2) › parts of the sentence 1 › words after"),
+        ("150.4", "Bar chart (block 3) › caption"),
+    ]
