@@ -107,11 +107,19 @@ def queue_typed_figure_check(revision_id, language):
 def stored_findings(revision_id, language):
     from .models import TypedFigureCheck
 
-    return (
+    found = (
         TypedFigureCheck.objects.filter(revision_id=revision_id, language=language)
         .values_list("findings", flat=True)
         .first()
     )
+    return found if is_current(found) else None
+
+
+def is_current(findings):
+    """False for findings stored by the check before it recorded each field's key (and so its other
+    language, its provider-named place and its related evidence): read as not checked yet, they are
+    checked again instead of shown as they were. A clean revision stored then stays as it was."""
+    return findings is not None and all("key" in finding for finding in findings)
 
 
 def typed_figure_warnings(page, language):

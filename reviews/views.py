@@ -209,7 +209,9 @@ class TypedFiguresReportView(ReviewAdminView):
         checks = TypedFigureCheck.objects.filter(
             language=language, revision_id__in=[page.latest_revision_id for page in pages]
         )
-        return dict(checks.values_list("revision_id", "findings"))
+        from .tasks import is_current
+
+        return {revision: found for revision, found in checks.values_list("revision_id", "findings") if is_current(found)}
 
 
 def open_change_count():

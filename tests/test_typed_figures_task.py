@@ -65,3 +65,19 @@ def test_the_warnings_are_in_the_editors_language(client, django_user_model, typ
     client.force_login(user)
     page = edit(client, typed_page)
     assert "parece una cifra" in page and WARNING not in page
+
+
+def test_findings_stored_by_the_check_before_fields_had_keys_are_checked_again(editor_client, typed_page, checks):
+    """Stored before each finding recorded its field's key (and so its other language): read as not
+    checked, so the page is checked again rather than shown with the old places and evidence."""
+    from reviews.models import TypedFigureCheck
+
+    old = [{"language": "en", "place": "Provider cards (block 2) › cards 1 › strengths", "typed": "Leads",
+            "figures": ["ranking claim about Baseten"], "context": "Leads"}]
+    TypedFigureCheck.objects.create(
+        revision_id=typed_page.latest_revision_id, page=typed_page, language="en", findings=old
+    )
+    text = edit(editor_client, typed_page)
+    assert "cards 1" not in text and WARNING in text and len(checks) == 1
+    report = editor_client.get("/admin/reviews/typed-figures/").content.decode()
+    assert "cards 1" not in report and "<strong>283.4</strong>" in report
