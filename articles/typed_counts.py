@@ -54,6 +54,7 @@ def provider_model_counts(ranks, names):
     """{n: [what it counts]} of the models each named provider is measured on and leads, from
     ranking_claims.RankingClaims.ranks: "Baseten leads two of the current models" is about Baseten."""
     counts = {}
+    # Counts of one are left out: "inside one model" is how a sentence speaks, rarely a count.
     for name in dict.fromkeys(names):
         measured, leads = set(), {}
         for rank in ranks.get(name, []):
@@ -68,7 +69,7 @@ def provider_model_counts(ranks, names):
                 ngettext("%(name)s · leads %(metric)s on %(count)s model",
                          "%(name)s · leads %(metric)s on %(count)s models", len(models))
                 % {"name": name, "metric": metric, "count": len(models)})
-    return counts
+    return {n: descriptions for n, descriptions in counts.items() if n > 1}
 
 
 def merged(*indexes):

@@ -34,7 +34,8 @@ def test_counts_of_models_are_flagged_as_one_phrase_with_what_they_may_count():
     card = "Provider cards (block 5) › Baseten › strengths"
     page = make_article(
         [*tables, cards(glm, ("fast", "", "<p>Leads two of the three current models.</p>")),
-         paragraph("<p>Z.ai serves two current models.</p>")],
+         # "inside one model" is how a sentence speaks, even of a provider measured on one model.
+         paragraph("<p>Z.ai serves two current models. Z.ai is ranked inside one model.</p>")],
         body_es=[*tables, cards(glm, ("fast", "", "<p>Lidera dos de los tres modelos actuales.</p>")),
                  paragraph("<p>Z.ai sirve dos modelos actuales.</p>")],
         sources=[data["source"] for data in (glm, deepseek, qwen, baseline)],
