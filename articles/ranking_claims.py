@@ -163,13 +163,19 @@ class RankingClaims:
             ]
             model_names = [name for _span, name in sorted(models)]
             words = list(self.ranking.finditer(sentence))
-            for match in named:
-                if any(
-                    word.end() >= match.start() - CLAIM_WINDOW and word.start() <= match.end() + CLAIM_WINDOW
-                    for word in words
-                ):
-                    found.append((match.group(0), self.evidence(match.group(0), sentence, metric_key, model_names),
-                                  _context(text, offset + match.start(), offset + match.end())))
+            claimed = [
+                match for match in named
+                if any(word.end() >= match.start() - CLAIM_WINDOW and word.start() <= match.end() + CLAIM_WINDOW
+                       for word in words)
+            ]
+            for n, match in enumerate(claimed):
+                # "Baseten leads two models, CoreWeave leads GLM-5.3-Flash": a model named after the
+                # next claimant is that one's. A lone claimant has the whole sentence's models.
+                until = claimed[n + 1].start() if n + 1 < len(claimed) else len(sentence)
+                own = [name for (begin, _end), name in sorted(models) if match.start() <= begin < until]
+                found.append((match.group(0), self.evidence(
+                    match.group(0), sentence, metric_key, own if len(claimed) > 1 else model_names),
+                    _context(text, offset + match.start(), offset + match.end())))
             if subject and words and not any(match.group(0) == subject for match in named):
                 word = words[0]
                 found.append((word.group(0), self.evidence(subject, sentence, metric_key, model_names),

@@ -148,3 +148,18 @@ def test_evidence_is_the_claimants_ranks_in_the_metric_and_on_the_models_the_sen
         "ranking claim about Z.ai", "no rank of Z.ai on this page for task success"]
     assert evidence(findings, "en", "Novita AI") == [
         "ranking claim about Novita AI", "no rank of Novita AI on this page for DeepSeek V4.1 · output speed"]
+
+
+def test_in_a_sentence_with_several_claims_each_provider_has_the_models_named_after_it(glm):
+    deepseek = deepseek_data(glm)
+    page = make_article(
+        [table(glm), table(deepseek),
+         paragraph("<p>Baseten's premium tier leads DeepSeek V4.1 on output speed, and Z.ai leads GLM-5.3.</p>")],
+        sources=[glm["source"], deepseek["source"]],
+    )
+    findings = check_page(page)
+    assert claims(findings, "en") == [("Baseten", "Paragraph (block 3)"), ("Z.ai", "Paragraph (block 3)")]
+    assert evidence(findings, "en", "Baseten") == [
+        "ranking claim about Baseten", "Baseten (Fast) · DeepSeek V4.1 · Output speed: rank 1 of 2"]
+    assert evidence(findings, "en", "Z.ai") == [
+        "ranking claim about Z.ai", "Z.ai · GLM-5.3 · Output speed: rank 3 of 4"]
