@@ -1,9 +1,11 @@
-"""Find figures typed into prose that a data reference could print instead.
+"""Find statements typed into prose that a data reference (or a checked statement) could make instead.
 
 A number typed in a paragraph, heading or caption goes stale when the data refreshes while the
 tables around it update. The check formats every figure the page's models and sources have
 (as the page would print them, per language) and flags typed numbers that equal one of them.
 Bare whole numbers are left alone: "ten thousand tokens", "7 hosts" or a year are not figures.
+Counts typed in words (typed_counts) and providers named next to ranking words (ranking_claims)
+are flagged too, in every text field of the page (prose_fields), in each language.
 """
 
 import re
@@ -226,8 +228,8 @@ def check_page(page, languages=None):
         models_measured = len(page_models(data))
         for text in prose:
             # A count of models in a text naming a provider (or in its card) may be that provider's.
-            named = [text.subject] + [m.group(0) for m in claims.names.finditer(text.text)] if claims.names else []
-            their_counts = merged(model_counts, provider_model_counts(claims.ranks, [n for n in named if n]))
+            named = [name for name in [text.subject, *claims.named_in(text.text)] if name]
+            their_counts = merged(model_counts, provider_model_counts(claims.ranks, named))
             found = [
                 *find_typed_figures(text.text, index, lang),
                 *find_typed_counts(text.text, counts, lang, HOST_WORDS),

@@ -120,6 +120,14 @@ class RankingClaims:
                 found.append((match.span(), self.short_models[match.group(0)]))
         return found
 
+    def named_in(self, text):
+        """The providers a text names, not counting a model's maker in the model's name."""
+        models = [span for span, _name in self.models_in(text)]
+        return [
+            match.group(0) for match in (self.names.finditer(text) if self.names else [])
+            if not any(start <= match.start() < end for start, end in models)
+        ]
+
     def evidence(self, name, sentence, metric_key=None, models=()):
         """That provider's ranks in what the sentence compares: the metric it names (else the block's)
         and the models it names. Says so when the page has none, rather than quoting others."""
