@@ -26,6 +26,7 @@ from .language_version import LanguageVersionMixin
 from .prerender import HEADER as PRERENDER_HEADER
 from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
 from .source_rows import skip_save
+from .statements.hold import StatementHold
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
 
@@ -106,6 +107,16 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         features=["bold", "italic", "link"],
         help_text=_("Say so when the publisher is one of the ranked providers."),
     )
+    statement_policy = models.CharField(
+        _("when a checked statement no longer matches the data"),
+        max_length=8,
+        choices=[
+            ("mark", _("Mark it (the sentence stays, marked “no longer matches the data”)")),
+            ("hide", _("Hide it until an editor acts")),
+            ("hold", _("Hold the page on the data of the last moment all statements held")),
+        ],
+        default="mark",
+    )
     show_meta_line = models.BooleanField(
         _("show the “Updated · N sources · Methodology” line"), default=True
     )
@@ -118,6 +129,7 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
             heading=_("Sources"),
         ),
         MultiFieldPanel([FieldPanel("publisher_disclosure"), FieldPanel("show_meta_line")], heading=_("Disclosure")),
+        FieldPanel("statement_policy"),
     ]
     base_form_class = ArticlePageForm
     parent_page_types = ["articles.HomePage", "articles.ArticleIndexPage"]
@@ -136,7 +148,14 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     @cached_property
     def page_data(self):
         # The body stays lazy: a cached page fragment never converts its blocks or queries.
-        return PageData(page=self, blocks=self.body)
+        return PageData(page=self, blocks=self.body, as_of=self.held_as_of)
+
+    @cached_property
+    def held_as_of(self):
+        """Under the "hold" policy, the moment the page's figures are shown as of (None: current)."""
+        if self.statement_policy != "hold" or not self.pk:
+            return None
+        return StatementHold.objects.filter(page_id=self.pk).values_list("as_of", flat=True).first()
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)

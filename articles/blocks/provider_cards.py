@@ -29,9 +29,11 @@ class ProviderCardBlock(blocks.StructBlock):
         label=gettext_lazy("one-line summary"),
         help_text=gettext_lazy("Empty: the provider's own one-line description."),
     )
-    strengths = blocks.RichTextBlock(features=["bold", "italic", "link", "dataref"], label=gettext_lazy("strengths"))
+    strengths = blocks.RichTextBlock(
+        features=["bold", "italic", "link", "dataref", "statement"], label=gettext_lazy("strengths")
+    )
     limitations = blocks.RichTextBlock(
-        features=["bold", "italic", "link", "dataref"], label=gettext_lazy("limitations")
+        features=["bold", "italic", "link", "dataref", "statement"], label=gettext_lazy("limitations")
     )
 
     class Meta:
