@@ -27,8 +27,12 @@ class StatementHold(models.Model):
 
 def release_on_publish(sender, instance, **kwargs):
     """An editor's publication is the act the hold waits for: the page shows current data again
-    (its statements, if still false, are then marked). Runs inside the publish's transaction."""
-    StatementHold.objects.filter(page_id=instance.pk).delete()
+    (its statements, if still false, are then marked). Runs inside the publish's transaction.
+
+    Only a "hold" page can be held (held_as_of ignores a row left by an earlier policy), so other
+    publications cost no query here."""
+    if getattr(instance, "statement_policy", None) == "hold":
+        StatementHold.objects.filter(page_id=instance.pk).delete()
 
 
 def connect():
