@@ -99,7 +99,9 @@ class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePrevi
 
 class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin,
                   ArticleChangeRoutesMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
-    summary = models.TextField(_("summary"), blank=True)
+    # Rich text only so that its claims can be checked statements: the meta description, Open Graph,
+    # Twitter, JSON-LD and listings are built from it with false statements left out.
+    summary = RichTextField(_("summary"), blank=True, features=["bold", "italic", "statement"])
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
         _("publisher disclosure"),
@@ -263,7 +265,19 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         return ""
 
     def meta_description(self):
-        return (self.search_description or self.summary or "").strip()[:300]
+        return (self.search_description or self.summary_text()).strip()[:300]
+
+    def summary_text(self):
+        """The summary as plain text, each statement's words kept while its claim holds and left out
+        once the data no longer bears it out (whatever the page's policy: a description has no mark)."""
+        from articles.statements.markup import checked_plain_text
+
+        summary = self.summary or ""
+        if 'linktype="statement"' not in summary:
+            return checked_plain_text(summary, None)
+        # A listing needs only the statements' models, not the whole body's data.
+        data = self.__dict__.get("page_data") or PageData(page=self, as_of=self.held_as_of)
+        return checked_plain_text(summary, data)
 
     def dataset_json_ld(self):
         """schema.org Dataset for the figures this page shows: licence and creators from its sources."""

@@ -7,6 +7,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from bs4 import BeautifulSoup
 
 from articles.models import ArticlePage, StatementHold
 from articles.statements.conditions import Claim, Condition, Host, InvalidCondition
@@ -194,3 +195,44 @@ def test_the_editor_round_trips_a_statement_through_draftail_and_the_translator_
     from articles.statements.markup import statements_in_html
 
     assert statements_in_html(spanish)[0][0] == leads(glm)
+
+
+def test_a_false_summary_statement_is_marked_on_the_page_and_left_out_of_every_description(client, glm):
+    page = article(glm)
+    claim = statement(leads(glm), "Baseten’s premium tier leads GLM-5.3.")
+    ArticlePage.objects.filter(pk=page.pk).update(
+        summary_en=f"<p>Which host is quickest depends on the model. {claim}</p>", search_description_en=""
+    )
+    page = ArticlePage.objects.get(pk=page.pk)
+    soup = BeautifulSoup(fetch(client, page, "en"), "html.parser")
+    assert soup.select_one('meta[name="description"]')["content"] == (
+        "Which host is quickest depends on the model. Baseten’s premium tier leads GLM-5.3.")
+
+    correct_fast(glm)
+    soup = BeautifulSoup(fetch(client, page, "en"), "html.parser")
+    assert soup.select_one("p.summary .statement--false").get_text() == "Baseten’s premium tier leads GLM-5.3."
+    descriptions = [
+        soup.select_one('meta[name="description"]')["content"],
+        soup.select_one('meta[property="og:description"]')["content"],
+        soup.select_one('meta[name="twitter:description"]')["content"],
+        json.loads(soup.select_one('script[type="application/ld+json"]').string)["description"],
+    ]
+    assert descriptions == ["Which host is quickest depends on the model."] * 4
+    home = BeautifulSoup(client.get("/en/").content, "html.parser").get_text()
+    assert "Which host is quickest depends on the model." in home and "leads GLM-5.3" not in home
+
+
+def test_a_card_summary_statement_is_checked_like_the_cards_other_texts(client, glm):
+    claim = statement(leads(glm), "Leads GLM-5.3 through its premium Fast tier.")
+    card = {"provider": glm["fast"].provider.pk, "summary": f"<p>{claim}</p>", "strengths": "<p>Quick.</p>",
+            "limitations": "<p>Pricey.</p>"}
+    cards = {"type": "provider_cards", "value": {
+        "metric": "output_speed_median", "models": [{"model": glm["model"].pk, "source": glm["source"].pk}],
+        "cards": [card]}}
+    page = make_article([cards], sources=[glm["source"], glm["pricing"]])
+    html = fetch(client, page, "en")
+    assert 'class="statement" data-statement' in html and "Leads GLM-5.3 through its premium Fast tier.</span>" in html
+    correct_fast(glm)
+    soup = BeautifulSoup(fetch(client, page, "en"), "html.parser")
+    assert soup.select_one(".card-summary .statement--false").get_text() == "Leads GLM-5.3 through its premium Fast tier."
+    assert "no longer matches the data since" in soup.select_one(".card-summary").get_text()

@@ -24,8 +24,11 @@ class ModelSourceBlock(blocks.StructBlock):
 
 class ProviderCardBlock(blocks.StructBlock):
     provider = BulkSnippetChooserBlock("benchmarks.Provider", label=gettext_lazy("provider"))
-    summary = blocks.CharBlock(
+    # Rich text so that a claim in it ("leads two of the three current models") can be a checked
+    # statement or hold a live figure, like the card's other texts.
+    summary = blocks.RichTextBlock(
         required=False,
+        features=["bold", "italic", "dataref", "statement"],
         label=gettext_lazy("one-line summary"),
         help_text=gettext_lazy("Empty: the provider's own one-line description."),
     )

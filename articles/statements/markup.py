@@ -84,6 +84,15 @@ def render_statements(html, page_data, policy=MARK):
     return FIND_STATEMENT.sub(replace, html)
 
 
+def checked_plain_text(html, page_data):
+    """Plain text of a rich text whose false statements are dropped (a meta description, a listing)."""
+    import html as html_module
+
+    text = render_statements(html, page_data, HIDE) if "statement" in (html or "") else (html or "")
+    text = re.sub(r"</p>\s*<p[^>]*>", " ", text)
+    return " ".join(html_module.unescape(strip_tags(text)).split())
+
+
 def evidence_lines(outcome):
     """One line per figure that decided a false claim: who, which model, what, how much, from where."""
     from benchmarks.formatting import format_metric, format_money
