@@ -177,7 +177,7 @@ def broken_statement_items(page, lang, blocks, before, after, change_set):
 
     found = []
     with translation.override(lang):
-        for statement, outcome in broken(blocks, after):
+        for statement, outcome in broken(blocks, after, page, lang):
             if not evaluate(statement.claim, before).holds:
                 continue
             evidence = "; ".join(line["text"] for line in evidence_lines(outcome))

@@ -73,7 +73,7 @@ class StatementChooserForm(forms.Form):
     n = forms.IntegerField(label=gettext_lazy("N"), required=False, min_value=0)
     factor = forms.DecimalField(label=gettext_lazy("By at least a factor of"), required=False, min_value=1)
     threshold = forms.DecimalField(label=gettext_lazy("Threshold"), required=False)
-    negated = forms.BooleanField(label=gettext_lazy("is NOT measured"), required=False)
+    negated = forms.BooleanField(label=gettext_lazy("Not: the condition must NOT hold"), required=False)
     source = forms.ModelChoiceField(
         label=gettext_lazy("Source"), queryset=Source.objects.all(), required=False,
         empty_label=gettext_lazy("The newest value of any source"),

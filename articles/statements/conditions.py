@@ -72,7 +72,7 @@ class Condition:
     relation: str = ""  # COMPARE faster/slower/cheaper; COUNT eq/ge/le; VALUE above/below
     factor: Decimal | None = None  # COMPARE: by at least this factor
     threshold: Decimal | None = None  # VALUE
-    negated: bool = False  # MEASURED: "is not measured"
+    negated: bool = False  # "not": "is not measured", "does not rank 2nd or better"
     source_id: int | None = None  # None: the newest value of any source, as data references
 
     @property

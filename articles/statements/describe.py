@@ -58,4 +58,8 @@ def describe_condition(condition, providers, models):
 
 def describe_claim(claim):
     providers, models = _names(claim)
-    return _(" and ").join(describe_condition(c, providers, models) for c in claim.conditions)
+    return _(" and ").join(
+        describe_condition(c, providers, models) if not c.negated or c.kind == MEASURED
+        else _("not (%(condition)s)") % {"condition": describe_condition(c, providers, models)}
+        for c in claim.conditions
+    )

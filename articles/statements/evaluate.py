@@ -148,7 +148,7 @@ def _measured(condition, data):
     else:
         row = _host_row(_rows(condition, data, condition.model_id), condition.host)
     found = row is not None
-    return found != condition.negated, [row] if found else []
+    return found, [row] if found else []
 
 
 CHECKS = {LEADS: _leads, RANK: _rank, COMPARE: _compare, COUNT: _count, VALUE: _value, MEASURED: _measured}
@@ -160,7 +160,8 @@ def evaluate(claim, page_data=None):
     outcome = Outcome(holds=True)
     for condition in claim.conditions:
         holds, evidence = CHECKS[condition.kind](condition, data)
-        if not holds:
+        # "not": any condition can be denied ("is not measured", "does not rank 2nd or better").
+        if holds == condition.negated:
             outcome.holds = False
             outcome.failed.append(condition)
             outcome.evidence.extend(row for row in evidence if row not in outcome.evidence)

@@ -29,10 +29,18 @@ def statements_in_blocks(blocks):
     return found
 
 
-def broken(blocks, data):
+def statements_of_page(page, lang, blocks):
+    """The summary's statements (listed first, as the page prints it first), then the body's."""
+    summary = getattr(page, f"summary_{lang}", None) or ""
+    found = [PageStatement(0, _("Summary"), claim, words) for claim, words in statements_in_html(summary)]
+    return found + statements_in_blocks(blocks)
+
+
+def broken(blocks, data, page=None, lang=None):
     """[(PageStatement, Outcome)] for the statements whose conditions do not hold on `data`."""
     results = []
-    for statement in statements_in_blocks(blocks):
+    statements = statements_of_page(page, lang, blocks) if page is not None else statements_in_blocks(blocks)
+    for statement in statements:
         if statement.claim is None:
             continue
         outcome = evaluate(statement.claim, data)
