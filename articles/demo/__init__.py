@@ -8,7 +8,7 @@ from benchmarks.models import Endpoint
 
 from ..models import ArticlePage, ArticleSource, HomePage
 from .fastest_api import ARTICLE_SOURCE_KEYS, fastest_api_body, fastest_summary
-from .scorecard import scorecard_body
+from .scorecard import scorecard_body, scorecard_summary
 
 
 def _set_translated(obj, **fields):
@@ -103,12 +103,7 @@ def load_demo_site():
             "es": "Proveedores de la API de GLM-5.3-Flash: latencia, tokens por segundo y precisión",
         },
         slug={"en": "glm-5-3-flash-providers", "es": "proveedores-glm-5-3-flash"},
-        summary={
-            "en": "Ten hosts, one model, 600 identical requests each: tail latency, streaming speed, exact task "
-            "success and failures, kept in separate columns.",
-            "es": "Diez proveedores, un modelo y 600 peticiones idénticas a cada uno: latencia de cola, velocidad en "
-            "streaming, éxito exacto de tareas y fallos, cada uno en su columna.",
-        },
+        summary=scorecard_summary(data),
         body=_bodies(scorecard_body, data, fastest),
     )
     report.append(f"article {'created' if created else 'already present'}: {scorecard.slug_en}")

@@ -133,6 +133,8 @@ def prepend_to_rich_text(page, field_name, text):
     editor.click()
     page.keyboard.press("Control+Home")
     page.keyboard.type(text)
+    # Draftail writes its hidden input a moment after the last keystroke: a save before that loses it.
+    expect(page.locator(f"#id_{field_name}")).to_have_value(re.compile(re.escape(text.strip())))
 
 
 def replace_in_spanish_markup(row, old, new):
