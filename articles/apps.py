@@ -8,10 +8,12 @@ class ArticlesConfig(AppConfig):
 
     def ready(self):
         from . import address_redirects, cache_purge, publishing, source_rows
+        from .statements import hold
 
         address_redirects.connect()
         cache_purge.connect()
         publishing.install()
+        hold.connect()
         from .models import ArticlePage
 
         source_rows.connect(ArticlePage)

@@ -26,6 +26,7 @@ from .language_version import LanguageVersionMixin
 from .prerender import HEADER as PRERENDER_HEADER
 from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
 from .source_rows import skip_save
+from .statements.hold import StatementHold
 
 LANGUAGE_PREVIEW_MODES = [("en", _("English")), ("es", _("Spanish"))]
 
@@ -98,13 +99,25 @@ class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePrevi
 
 class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin,
                   ArticleChangeRoutesMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
-    summary = models.TextField(_("summary"), blank=True)
+    # Rich text only so that its claims can be checked statements: the meta description, Open Graph,
+    # Twitter, JSON-LD and listings are built from it with false statements left out.
+    summary = RichTextField(_("summary"), blank=True, features=["bold", "italic", "statement"])
     body = StreamField(ArticleBodyBlock(), blank=True, verbose_name=_("body"))
     publisher_disclosure = RichTextField(
         _("publisher disclosure"),
         blank=True,
         features=["bold", "italic", "link"],
         help_text=_("Say so when the publisher is one of the ranked providers."),
+    )
+    statement_policy = models.CharField(
+        _("when a checked statement no longer matches the data"),
+        max_length=8,
+        choices=[
+            ("mark", _("Mark it (the sentence stays, marked “no longer matches the data”)")),
+            ("hide", _("Hide it until an editor acts")),
+            ("hold", _("Hold the page on the data of the last moment all statements held")),
+        ],
+        default="mark",
     )
     show_meta_line = models.BooleanField(
         _("show the “Updated · N sources · Methodology” line"), default=True
@@ -118,6 +131,7 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
             heading=_("Sources"),
         ),
         MultiFieldPanel([FieldPanel("publisher_disclosure"), FieldPanel("show_meta_line")], heading=_("Disclosure")),
+        FieldPanel("statement_policy"),
     ]
     base_form_class = ArticlePageForm
     parent_page_types = ["articles.HomePage", "articles.ArticleIndexPage"]
@@ -136,7 +150,14 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     @cached_property
     def page_data(self):
         # The body stays lazy: a cached page fragment never converts its blocks or queries.
-        return PageData(page=self, blocks=self.body)
+        return PageData(page=self, blocks=self.body, as_of=self.held_as_of)
+
+    @cached_property
+    def held_as_of(self):
+        """Under the "hold" policy, the moment the page's figures are shown as of (None: current)."""
+        if self.statement_policy != "hold" or not self.pk:
+            return None
+        return StatementHold.objects.filter(page_id=self.pk).values_list("as_of", flat=True).first()
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
@@ -244,7 +265,19 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         return ""
 
     def meta_description(self):
-        return (self.search_description or self.summary or "").strip()[:300]
+        return (self.search_description or self.summary_text()).strip()[:300]
+
+    def summary_text(self):
+        """The summary as plain text, each statement's words kept while its claim holds and left out
+        once the data no longer bears it out (whatever the page's policy: a description has no mark)."""
+        from articles.statements.markup import checked_plain_text
+
+        summary = self.summary or ""
+        if 'linktype="statement"' not in summary:
+            return checked_plain_text(summary, None)
+        # A listing needs only the statements' models, not the whole body's data.
+        data = self.__dict__.get("page_data") or PageData(page=self, as_of=self.held_as_of)
+        return checked_plain_text(summary, data)
 
     def dataset_json_ld(self):
         """schema.org Dataset for the figures this page shows: licence and creators from its sources."""

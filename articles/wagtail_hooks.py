@@ -6,6 +6,7 @@ from benchmarks.ingest.affected_pages import PAGES_SHOWING_DATA_HOOK
 
 from .datarefs import hooks as _datarefs_hooks  # noqa: F401
 from .dependencies import article_dependencies
+from .statements import hooks as _statements_hooks  # noqa: F401
 
 # The refresh admin asks which articles a change affects; articles answer from their blocks.
 hooks.register(PAGES_SHOWING_DATA_HOOK, article_dependencies)

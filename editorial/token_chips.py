@@ -39,6 +39,16 @@ def figure_label(element):
 def link_label(element):
     match = LINK_ATTRS.match(element)
     attrs = extract_attrs(match.group(1)) if match else {}
+    if attrs.get("linktype") == "statement":
+        # The translator keeps the token whole: the Spanish words carry the English conditions.
+        from articles.statements.conditions import Claim, InvalidCondition
+        from articles.statements.describe import describe_claim
+
+        try:
+            conditions = describe_claim(Claim.parse(attrs.get("cond")))
+        except InvalidCondition as error:
+            conditions = str(error)
+        return _("checked statement: %(conditions)s") % {"conditions": conditions}
     if attrs.get("linktype") == "page":
         from wagtail.models import Page
 

@@ -1,9 +1,11 @@
 """Record what a newly published snapshot changed on the live pages, per page, language and place."""
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 
 from articles.data import PageData
 from benchmarks.models import Measurement, Price, Snapshot
@@ -142,6 +144,59 @@ def record_changes(snapshot):
                         mentions="\n".join(named),
                     )
                 )
-    FigureChange.objects.bulk_create(items)
+            # Broken statements come with their own items (listed first by the review).
+            items.extend(broken_statement_items(page, lang, blocks, before, after, change_set))
+    holds = [item for item in items if isinstance(item, HoldPage)]
+    items = [item for item in items if not isinstance(item, HoldPage)]
+    with transaction.atomic():
+        FigureChange.objects.bulk_create(items)
+        if holds:
+            hold_pages(holds)
     log.info("snapshot %s changed %s figures on live pages", snapshot.pk, len(items))
     return change_set
+
+
+@dataclass(frozen=True)
+class HoldPage:
+    page_id: int
+    as_of: object
+
+
+def broken_statement_items(page, lang, blocks, before, after, change_set):
+    """Review items for statements the new data made false, and a hold for a "hold" page.
+
+    Listed whatever their earlier state was when false now and true just before; a statement
+    already false before was listed by the change that broke it."""
+    from django.utils import translation
+    from django.utils.translation import gettext as _
+
+    from articles.statements.describe import describe_claim
+    from articles.statements.evaluate import evaluate
+    from articles.statements.markup import evidence_lines
+    from articles.statements.page import broken
+
+    found = []
+    with translation.override(lang):
+        for statement, outcome in broken(blocks, after, page, lang):
+            if not evaluate(statement.claim, before).holds:
+                continue
+            evidence = "; ".join(line["text"] for line in evidence_lines(outcome))
+            found.append(FigureChange(
+                change_set=change_set, page_id=page.pk, language=lang, block_index=statement.block_index,
+                place=statement.place[:300], figure=statement.words[:300], kind=FigureChange.Kind.STATEMENT,
+                old_text=describe_claim(statement.claim),
+                new_text=_("no longer matches the data: %(evidence)s") % {"evidence": evidence or "—"},
+            ))
+    if found and page.statement_policy == "hold":
+        found.append(HoldPage(page.pk, before.as_of))
+    return found
+
+
+def hold_pages(holds):
+    """Keep each page on the data of the last moment its statements held (the first break wins)."""
+    from articles.models import StatementHold
+    from benchmarks.cache import invalidate_after_commit
+
+    for hold in holds:
+        StatementHold.objects.get_or_create(page_id=hold.page_id, defaults={"as_of": hold.as_of})
+    invalidate_after_commit()

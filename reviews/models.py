@@ -55,6 +55,8 @@ class FigureChange(models.Model):
         RANKING = "ranking", _("Ranking changed")
         # Not a figure that changed: new data made the page cite a source its list lacks.
         NEW_SOURCE = "new_source", _("New source cited")
+        # A checked statement whose conditions the new data no longer meets.
+        STATEMENT = "statement", _("Statement no longer true")
 
     change_set = models.ForeignKey(
         ChangeSet, on_delete=models.CASCADE, related_name="items", verbose_name=_("change")

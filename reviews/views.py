@@ -88,6 +88,10 @@ class FigureChangesView(ReviewAdminView):
                 },
             )
             page_group["items"].append(item)
+        for group in groups.values():
+            for page_group in group["pages"].values():
+                # A sentence that is now false is what the editor must fix first.
+                page_group["items"].sort(key=lambda item: item.kind != FigureChange.Kind.STATEMENT)
         context.update(
             groups=list(groups.values()),
             show_reviewed=self.show_reviewed(),

@@ -21,7 +21,7 @@ from .provider_cards import ProviderCardsBlock
 from .provider_list import EndpointListBlock, ProviderListBlock
 from .provider_table import ProviderTableBlock
 
-RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code", "dataref"]
+RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code", "dataref", "statement"]
 
 
 class ArticleBodyBlock(blocks.StreamBlock):

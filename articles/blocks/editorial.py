@@ -10,7 +10,7 @@ from wagtail import blocks
 
 from .base import source_chooser
 
-RICH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code"]
+RICH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "statement"]
 
 
 class HeadingValue(blocks.StructValue):

@@ -24,14 +24,19 @@ class ModelSourceBlock(blocks.StructBlock):
 
 class ProviderCardBlock(blocks.StructBlock):
     provider = BulkSnippetChooserBlock("benchmarks.Provider", label=gettext_lazy("provider"))
-    summary = blocks.CharBlock(
+    # Rich text so that a claim in it ("leads two of the three current models") can be a checked
+    # statement or hold a live figure, like the card's other texts.
+    summary = blocks.RichTextBlock(
         required=False,
+        features=["bold", "italic", "dataref", "statement"],
         label=gettext_lazy("one-line summary"),
         help_text=gettext_lazy("Empty: the provider's own one-line description."),
     )
-    strengths = blocks.RichTextBlock(features=["bold", "italic", "link", "dataref"], label=gettext_lazy("strengths"))
+    strengths = blocks.RichTextBlock(
+        features=["bold", "italic", "link", "dataref", "statement"], label=gettext_lazy("strengths")
+    )
     limitations = blocks.RichTextBlock(
-        features=["bold", "italic", "link", "dataref"], label=gettext_lazy("limitations")
+        features=["bold", "italic", "link", "dataref", "statement"], label=gettext_lazy("limitations")
     )
 
     class Meta:

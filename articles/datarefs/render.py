@@ -144,8 +144,19 @@ def expand_with_page_data(html, page_data):
         _page_data.reset(token)
 
 
+def statement_policy(page_data):
+    """What a false statement prints as on this page: "hide" only where its editor chose so."""
+    from articles.statements.markup import HIDE, MARK
+
+    page = getattr(page_data, "page", None)
+    return HIDE if getattr(page, "statement_policy", MARK) == HIDE else MARK
+
+
 def render_rich_text(value, page_data):
     """What `{{ value|richtext }}` renders, with references resolved against the page's data."""
+    from articles.statements.markup import render_statements
+
     source = value.source if isinstance(value, RichText) else (value or "")
+    source = render_statements(source, page_data, statement_policy(page_data))
     html = expand_with_page_data(source, page_data)
     return mark_safe(render_to_string("wagtailcore/shared/richtext.html", {"html": html}))  # noqa: S308

@@ -7,8 +7,8 @@ from benchmarks.demo_data import load_benchmark_data
 from benchmarks.models import Endpoint
 
 from ..models import ArticlePage, ArticleSource, HomePage
-from .fastest_api import ARTICLE_SOURCE_KEYS, fastest_api_body
-from .scorecard import scorecard_body
+from .fastest_api import ARTICLE_SOURCE_KEYS, fastest_api_body, fastest_summary
+from .scorecard import scorecard_body, scorecard_summary
 
 
 def _set_translated(obj, **fields):
@@ -82,13 +82,7 @@ def load_demo_site():
             "es": "La API de LLM más rápida: velocidad de salida por modelo, no por proveedor",
         },
         slug={"en": "fastest-llm-api", "es": "api-llm-mas-rapida"},
-        summary={
-            "en": "Which host is quickest depends on the model you call. Baseten's premium tier leads two of the "
-            "current models, CoreWeave leads GLM-5.3-Flash, and Cerebras still leads the older GPT-OSS 120B baseline.",
-            "es": "El proveedor más rápido depende del modelo que llames. El nivel prémium de Baseten lidera dos de "
-            "los modelos actuales, CoreWeave lidera GLM-5.3-Flash y Cerebras sigue al frente en la referencia "
-            "GPT-OSS 120B.",
-        },
+        summary=fastest_summary(data),
         publisher_disclosure={
             "en": "<p>Published by Novita AI, which appears in these rankings; all figures come from the public "
             "sources listed below.</p>",
@@ -109,12 +103,7 @@ def load_demo_site():
             "es": "Proveedores de la API de GLM-5.3-Flash: latencia, tokens por segundo y precisión",
         },
         slug={"en": "glm-5-3-flash-providers", "es": "proveedores-glm-5-3-flash"},
-        summary={
-            "en": "Ten hosts, one model, 600 identical requests each: tail latency, streaming speed, exact task "
-            "success and failures, kept in separate columns.",
-            "es": "Diez proveedores, un modelo y 600 peticiones idénticas a cada uno: latencia de cola, velocidad en "
-            "streaming, éxito exacto de tareas y fallos, cada uno en su columna.",
-        },
+        summary=scorecard_summary(data),
         body=_bodies(scorecard_body, data, fastest),
     )
     report.append(f"article {'created' if created else 'already present'}: {scorecard.slug_en}")

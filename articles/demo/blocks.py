@@ -149,7 +149,8 @@ class DemoBlocks:
     def card(self, provider, summary, strengths, limitations):
         return {
             "provider": self.provider(provider),
-            "summary": self.text(summary),
+            # Stored as the rich-text editor stores it (one paragraph), so a save changes nothing.
+            "summary": _paragraph(self.text(summary)),
             "strengths": self.text(strengths),
             "limitations": self.text(limitations),
         }
@@ -176,3 +177,7 @@ class DemoBlocks:
                 "name_style": name_style,
             },
         }
+
+
+def _paragraph(text):
+    return text if not text or text.lstrip().startswith("<p") else f"<p>{text}</p>"

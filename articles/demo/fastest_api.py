@@ -4,6 +4,12 @@ snapshots, picks, provider cards and prices from the providers' pages."""
 from benchmarks.demo_data import ARTICLE_SOURCES
 
 from .blocks import DemoBlocks
+from .statements import DemoStatements
+
+CURRENT = ["glm-5-3", "deepseek-v4-1-flash-1017", "glm-5-3-flash"]
+ACCURACY = "accuracy_index"
+TTFC = "ttfc_median"
+FAST = ("baseten", "Fast")
 
 # Footnote order of the article: the four benchmark snapshots, then the providers' price pages.
 ARTICLE_SOURCE_KEYS = [key for key, *_rest in ARTICLE_SOURCES]
@@ -16,16 +22,64 @@ NOTE_SCALED = (
     "Cada gráfico usa la escala de su propio modelo: compara las barras dentro de un gráfico y no entre "
     "gráficos, porque el benchmark ejecuta cada modelo con un nivel de esfuerzo distinto.",
 )
-NOTE_ACCURACY = (
-    "<p>Only GLM-5.3 and GPT-OSS 120B have an Endpoint Accuracy Index in this set of models; the dash in the "
-    "accuracy column means the benchmark has not scored that model yet.</p>",
-    "<p>En este grupo de modelos solo GLM-5.3 y GPT-OSS 120B tienen Endpoint Accuracy Index; el guion en esa "
-    "columna indica que el benchmark aún no ha puntuado ese modelo.</p>",
-)
+
+
+def note_accuracy(st):
+    scored = st("Only GLM-5.3 and GPT-OSS 120B have an Endpoint Accuracy Index in this set of models",
+                st.count("glm-5-3", "ge", 1, ACCURACY), st.count("gpt-oss-120b", "ge", 1, ACCURACY),
+                st.count("deepseek-v4-1-flash-1017", "eq", 0, ACCURACY), st.count("glm-5-3-flash", "eq", 0, ACCURACY))
+    scored_es = st("En este grupo de modelos solo GLM-5.3 y GPT-OSS 120B tienen Endpoint Accuracy Index",
+                   st.count("glm-5-3", "ge", 1, ACCURACY), st.count("gpt-oss-120b", "ge", 1, ACCURACY),
+                   st.count("deepseek-v4-1-flash-1017", "eq", 0, ACCURACY),
+                   st.count("glm-5-3-flash", "eq", 0, ACCURACY))
+    return (
+        f"<p>{scored}; the dash in the accuracy column means the benchmark has not scored that model yet.</p>",
+        f"<p>{scored_es}; el guion en esa columna indica que el benchmark aún no ha puntuado ese modelo.</p>",
+    )
 
 
 def fastest_api_body(lang, data):
     b = DemoBlocks(lang, data)
+    st = DemoStatements(b)
+    NOTE_ACCURACY = note_accuracy(st)  # noqa: N806 (the note's text, as the constant it was)
+    not_on_glm = st.measured("fireworks", "glm-5-3", source="aa-glm-5-3", neg=True)
+    glm_lead = [st.leads(FAST, ["glm-5-3"], source="aa-glm-5-3"),
+                st.faster(FAST, "together-ai", "glm-5-3", factor="1.5", source="aa-glm-5-3")]
+    coreweave_only_flash = [st.measured("coreweave", model, neg=True) for model in CURRENT[:2]]
+    hardware = ("groq", "cerebras", "sambanova")
+    hardware_absent = [st.measured(host, model, neg=True) for host in hardware for model in CURRENT]
+    hardware_baseline = [st.measured(host, "gpt-oss-120b") for host in hardware]
+    standard = ("baseten", "")
+    fast_start = [st.leads(FAST, ["deepseek-v4-1-flash-1017"], metric=TTFC)]
+    fast_tops = st.leads(FAST, ["glm-5-3", "deepseek-v4-1-flash-1017"])
+    fast_costs = [st.faster(FAST, standard, "glm-5-3", source="aa-glm-5-3"), st.cheaper(standard, FAST, "glm-5-3")]
+    fast_accuracy = st.faster(standard, FAST, "glm-5-3", metric=ACCURACY)
+    together_second = [st.rank("together-ai", m, 2) for m in CURRENT] + [
+        st.leads("together-ai", CURRENT, q="exactly", n=0)]
+    together_start = st.leads("together-ai", ["glm-5-3"], metric=TTFC)
+    together_third = [st.rank("together-ai", "glm-5-3", 3, metric=ACCURACY),
+                      st.rank("together-ai", "glm-5-3", 2, metric=ACCURACY, neg=True)]
+    coreweave_leads = st.leads("coreweave", ["glm-5-3-flash"], source="aa-glm-5-3-flash")
+    coreweave_clear = [coreweave_leads, st.faster("coreweave", "together-ai", "glm-5-3-flash", factor="1.5")]
+    coreweave_slow_start = st.faster("coreweave", standard, "glm-5-3-flash", metric=TTFC, factor="3", slower=True)
+    fireworks_on = ["deepseek-v4-1-flash-1017", "glm-5-3-flash"]
+    fireworks_middle = [c for m in fireworks_on for c in (st.rank("fireworks", m, 5), st.rank("fireworks", m, 1, neg=True))]
+    fireworks_middle += [not_on_glm]
+    fireworks_outpaces = st.faster("fireworks", "deepseek", "deepseek-v4-1-flash-1017")
+    fireworks_slow_start = st.rank("fireworks", "glm-5-3-flash", 4, metric=TTFC, neg=True)
+    every_model = CURRENT + ["gpt-oss-120b"]
+    on_every_model = [st.measured(host, m) for host in ("novita-ai", "together-ai", "deepinfra") for m in every_model]
+    novita_lower = [st.rank("novita-ai", m, 3, neg=True) for m in every_model]
+    novita_mid_baseline = [st.rank("novita-ai", "gpt-oss-120b", 5), st.rank("novita-ai", "gpt-oss-120b", 2, neg=True)]
+    novita_last_start = st.rank("novita-ai", "glm-5-3-flash", 6, metric=TTFC, neg=True)
+    zai_slow = [st.rank("z-ai", "glm-5-3", 3, neg=True)]
+    zai_accurate = st.leads("z-ai", ["glm-5-3"], metric=ACCURACY)
+    zai_wait = st.rank("z-ai", "glm-5-3", 3, metric=TTFC, neg=True)
+    deepinfra_second = [st.rank("deepinfra", "glm-5-3", 2, metric=ACCURACY),
+                        st.rank("deepinfra", "glm-5-3", 1, metric=ACCURACY, neg=True)]
+    deepinfra_last = [st.count("deepseek-v4-1-flash-1017", "eq", 7),
+                      st.rank("deepinfra", "deepseek-v4-1-flash-1017", 6, neg=True)]
+    deepinfra_quick_start = st.rank("deepinfra", "glm-5-3", 3, metric=TTFC)
     return [
         b.picks_table([
             b.pick("fastest", "glm-5-3", "aa-glm-5-3"),
@@ -44,35 +98,39 @@ def fastest_api_body(lang, data):
             "wait before anything streams back, with reasoning time left out. The benchmark runs each model at its "
             "own headline effort, so hosts are ranked against each other inside one model and never across "
             "models.</p><p>A host that sells a model but has no benchmark row for it is simply absent from that "
-            "model's table: Fireworks, for instance, is not measured on GLM-5.3.</p>",
+            f"model's table: {st('Fireworks, for instance, is not measured on GLM-5.3', not_on_glm)}.</p>",
             "<p>Todas las cifras de velocidad son medianas por proveedor publicadas por Artificial Analysis para un "
             "prompt largo de diez mil tokens de entrada. La velocidad de salida cuenta tokens generados por segundo; "
             "el primer fragmento es la espera hasta que empieza a llegar la respuesta, sin contar el razonamiento. "
             "El benchmark ejecuta cada modelo con su propio esfuerzo de referencia, así que los proveedores se "
             "comparan dentro de un mismo modelo y nunca entre modelos.</p><p>Si un proveedor vende un modelo pero "
-            "el benchmark no lo mide, no aparece en la tabla de ese modelo: Fireworks, por ejemplo, no está medido "
-            "en GLM-5.3.</p>",
+            "el benchmark no lo mide, no aparece en la tabla de ese modelo: "
+            f"{st('Fireworks, por ejemplo, no está medido en GLM-5.3', not_on_glm)}.</p>",
         ),
         b.heading("GLM-5.3 output speed", "Velocidad de salida de GLM-5.3"),
         b.paragraph(
-            f"<p>Of the {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} hosts measured, one stands well "
-            f"ahead: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, Baseten's premium tier, which is "
-            "sold as a separate, more expensive product, so weigh it against the standard routes on price as well "
-            "as on speed.</p>",
-            f"<p>Se miden {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} proveedores y uno va claramente por "
-            f"delante: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, el nivel prémium de Baseten, "
-            "que se vende como un producto aparte y más caro, así que conviene compararlo con las rutas estándar "
-            "también por precio y no solo por velocidad.</p>",
+            f"<p>Of the {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} hosts measured, "
+            f"{st('one stands well ahead', *glm_lead)}: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, "
+            + st("Baseten's premium tier, which is sold as a separate, more expensive product", glm_lead[0],
+                 st.cheaper(("baseten", ""), FAST, "glm-5-3"))
+            + ", so weigh it against the standard routes on price as well as on speed.</p>",
+            f"<p>Se miden {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} proveedores y "
+            f"{st('uno va claramente por delante', *glm_lead)}: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, "
+            + st("el nivel prémium de Baseten, que se vende como un producto aparte y más caro", glm_lead[0],
+                 st.cheaper(("baseten", ""), FAST, "glm-5-3"))
+            + ", así que conviene compararlo con las rutas estándar también por precio y no solo por velocidad.</p>",
         ),
         b.provider_table("glm-5-3", "aa-glm-5-3", SPEED_TABLE_COLUMNS, "output_speed_median"),
         b.bar_chart("glm-5-3", "aa-glm-5-3", "output_speed_median", NOTE_SCALED),
         b.note(NOTE_ACCURACY),
         b.heading("DeepSeek V4.1 Flash 1017 output speed", "Velocidad de salida de DeepSeek V4.1 Flash 1017"),
         b.paragraph(
-            "<p>Seven hosts, and the widest gap between first and last of the current models: the fastest runs at "
+            f"<p>{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='count')} hosts, and the widest gap between first and last "
+            "of the current models: the fastest runs at "
             f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} the speed of "
             "the slowest, even though every row runs the same model under the same benchmark configuration.</p>",
-            "<p>Siete proveedores y la mayor distancia entre el primero y el último de los modelos actuales: el más "
+            f"<p>{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='count')} proveedores y la mayor distancia entre el primero y "
+            "el último de los modelos actuales: el más "
             f"rápido va a {b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} "
             "la velocidad del más lento, aunque todas las filas ejecutan el mismo modelo con la misma "
             "configuración del benchmark.</p>",
@@ -82,11 +140,15 @@ def fastest_api_body(lang, data):
         b.note(NOTE_ACCURACY),
         b.heading("GLM-5.3-Flash output speed", "Velocidad de salida de GLM-5.3-Flash"),
         b.paragraph(
-            f"<p>{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} hosts again. This is the one "
-            "current model on which the benchmark measures CoreWeave, and the table's leader is "
+            f"<p>{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} hosts again. "
+            + st("This is the one current model on which the benchmark measures CoreWeave",
+                 st.measured("coreweave", "glm-5-3-flash"), *coreweave_only_flash)
+            + ", and the table's leader is "
             f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='leader')}.</p>",
-            f"<p>De nuevo {b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} proveedores. Es el "
-            "único modelo actual en el que el benchmark mide a CoreWeave, y la tabla la encabeza "
+            f"<p>De nuevo {b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} proveedores. "
+            + st("Es el único modelo actual en el que el benchmark mide a CoreWeave",
+                 st.measured("coreweave", "glm-5-3-flash"), *coreweave_only_flash)
+            + ", y la tabla la encabeza "
             f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='leader')}.</p>",
         ),
         b.provider_table("glm-5-3-flash", "aa-glm-5-3-flash", SPEED_TABLE_COLUMNS, "output_speed_median"),
@@ -97,12 +159,15 @@ def fastest_api_body(lang, data):
             "La referencia GPT-OSS 120B: dónde quedan Groq, Cerebras y SambaNova",
         ),
         b.paragraph(
-            "<p>None of the three specialised-hardware hosts serves the newer models above. The older GPT-OSS 120B "
-            "stays on the page as a baseline because it is the only model on which all three are measured side by "
-            "side with the general-purpose hosts.</p>",
-            "<p>Ninguno de los tres proveedores con hardware especializado sirve los modelos más nuevos de arriba. "
-            "GPT-OSS 120B sigue en la página como referencia porque es el único modelo en el que los tres se miden "
-            "junto a los proveedores generalistas.</p>",
+            "<p>" + st("None of the three specialised-hardware hosts serves the newer models above", *hardware_absent)
+            + ". The older GPT-OSS 120B stays on the page as a baseline because "
+            + st("it is the only model on which all three are measured side by side with the general-purpose hosts",
+                 *hardware_baseline) + ".</p>",
+            "<p>" + st("Ninguno de los tres proveedores con hardware especializado sirve los modelos más nuevos de "
+                       "arriba", *hardware_absent)
+            + ". GPT-OSS 120B sigue en la página como referencia porque "
+            + st("es el único modelo en el que los tres se miden junto a los proveedores generalistas",
+                 *hardware_baseline) + ".</p>",
         ),
         b.provider_table("gpt-oss-120b", "aa-gpt-oss-120b", SPEED_TABLE_COLUMNS, "output_speed_median"),
         b.bar_chart("gpt-oss-120b", "aa-gpt-oss-120b", "output_speed_median", NOTE_SCALED),
@@ -125,83 +190,113 @@ def fastest_api_body(lang, data):
             ],
             [
                 b.card("baseten",
-                     ("Leads two of the three current models, both times through its premium Fast tier.",
-                      "Lidera dos de los tres modelos actuales, en ambos casos con su nivel prémium Fast."),
-                     ("<p>The Fast tier gives the quickest start of any current model in this comparison and tops "
-                      "the speed ranking on GLM-5.3 and on DeepSeek V4.1 Flash 1017.</p>",
-                      "<p>El nivel Fast ofrece el arranque más rápido de todos los modelos actuales de esta "
-                      "comparativa y encabeza la velocidad en GLM-5.3 y en DeepSeek V4.1 Flash 1017.</p>"),
-                     ("<p>That speed costs extra: the Fast tier is priced above the standard one, and on GLM-5.3 it "
-                      "scores a little lower on the accuracy index than the standard tier.</p>",
-                      "<p>Esa velocidad se paga: el nivel Fast cuesta más que el estándar y, en GLM-5.3, puntúa algo "
-                      "menos en el índice de precisión que el nivel estándar.</p>")),
+                     (st("Leads two of the three current models, both times through its premium Fast tier.",
+                         st.leads(FAST, CURRENT, q="exactly", n=2)),
+                      st("Lidera dos de los tres modelos actuales, en ambos casos con su nivel prémium Fast.",
+                         st.leads(FAST, CURRENT, q="exactly", n=2))),
+                     ("<p>" + st("The Fast tier gives the quickest start of any current model in this comparison",
+                                 *fast_start) + " and "
+                      + st("tops the speed ranking on GLM-5.3 and on DeepSeek V4.1 Flash 1017", fast_tops) + ".</p>",
+                      "<p>" + st("El nivel Fast ofrece el arranque más rápido de todos los modelos actuales de esta "
+                                 "comparativa", *fast_start) + " y "
+                      + st("encabeza la velocidad en GLM-5.3 y en DeepSeek V4.1 Flash 1017", fast_tops) + ".</p>"),
+                     ("<p>" + st("That speed costs extra: the Fast tier is priced above the standard one", *fast_costs)
+                      + ", and " + st("on GLM-5.3 it scores a little lower on the accuracy index than the standard "
+                                      "tier", fast_accuracy) + ".</p>",
+                      "<p>" + st("Esa velocidad se paga: el nivel Fast cuesta más que el estándar", *fast_costs)
+                      + " y, " + st("en GLM-5.3, puntúa algo menos en el índice de precisión que el nivel estándar",
+                                    fast_accuracy) + ".</p>")),
                 b.card("together-ai",
-                     ("The steadiest host here: runner-up on output speed for every current model.",
-                      "El proveedor más regular: segundo en velocidad de salida en todos los modelos actuales."),
-                     ("<p>Fast on all three current models, with the shortest first chunk measured on GLM-5.3.</p>",
-                      "<p>Rápido en los tres modelos actuales y con el primer fragmento más corto medido en "
-                      "GLM-5.3.</p>"),
+                     ("The steadiest host here: " + st("runner-up on output speed for every current model",
+                                                         *together_second) + ".",
+                      "El proveedor más regular: " + st("segundo en velocidad de salida en todos los modelos "
+                                                        "actuales", *together_second) + "."),
+                     ("<p>Fast on all three current models, "
+                      + st("with the shortest first chunk measured on GLM-5.3", together_start) + ".</p>",
+                      "<p>Rápido en los tres modelos actuales y "
+                      + st("con el primer fragmento más corto medido en GLM-5.3", together_start) + ".</p>"),
                      ("<p>On output speed it ranks "
                       f"{b.dataref('glm-5-3', 'aa-glm-5-3', compare='rank', endpoint=('together-ai', ''))} on "
                       "GLM-5.3, "
                       f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='rank', endpoint=('together-ai', ''))} "
                       "on DeepSeek V4.1 Flash 1017 and "
                       f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='rank', endpoint=('together-ai', ''))} "
-                      "on GLM-5.3-Flash, and on GLM-5.3 two other hosts score higher on the accuracy index.</p>",
+                      "on GLM-5.3-Flash, and "
+                      + st("on GLM-5.3 two other hosts score higher on the accuracy index", *together_third) + ".</p>",
                       "<p>En velocidad de salida queda "
                       f"{b.dataref('glm-5-3', 'aa-glm-5-3', compare='rank', endpoint=('together-ai', ''))} en "
                       "GLM-5.3, "
                       f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='rank', endpoint=('together-ai', ''))} "
                       "en DeepSeek V4.1 Flash 1017 y "
                       f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='rank', endpoint=('together-ai', ''))} "
-                      "en GLM-5.3-Flash y, en GLM-5.3, otros dos proveedores puntúan más alto en el índice de "
-                      "precisión.</p>")),
+                      "en GLM-5.3-Flash y, "
+                      + st("en GLM-5.3, otros dos proveedores puntúan más alto en el índice de precisión",
+                           *together_third) + ".</p>")),
                 b.card("coreweave",
-                     ("Fastest GLM-5.3-Flash host, and measured on no other current model.",
-                      "El proveedor más rápido de GLM-5.3-Flash, y no se mide en ningún otro modelo actual."),
-                     ("<p>A clear lead in output speed on GLM-5.3-Flash over every other measured host.</p>",
-                      "<p>Una ventaja clara en velocidad de salida en GLM-5.3-Flash frente al resto de proveedores "
-                      "medidos.</p>"),
-                     ("<p>No benchmark rows for the other two current models, and its first chunk on GLM-5.3-Flash "
-                      "is several times longer than the quickest host's.</p>",
-                      "<p>No hay datos del benchmark para los otros dos modelos actuales, y su primer fragmento en "
-                      "GLM-5.3-Flash es varias veces más largo que el del proveedor más rápido.</p>")),
+                     (st("Fastest GLM-5.3-Flash host, and measured on no other current model.", coreweave_leads,
+                         *coreweave_only_flash),
+                      st("El proveedor más rápido de GLM-5.3-Flash, y no se mide en ningún otro modelo actual.",
+                         coreweave_leads, *coreweave_only_flash)),
+                     ("<p>" + st("A clear lead in output speed on GLM-5.3-Flash over every other measured host",
+                                 *coreweave_clear) + ".</p>",
+                      "<p>" + st("Una ventaja clara en velocidad de salida en GLM-5.3-Flash frente al resto de "
+                                 "proveedores medidos", *coreweave_clear) + ".</p>"),
+                     ("<p>" + st("No benchmark rows for the other two current models", *coreweave_only_flash)
+                      + ", and " + st("its first chunk on GLM-5.3-Flash is several times longer than the quickest "
+                                      "host's", coreweave_slow_start) + ".</p>",
+                      "<p>" + st("No hay datos del benchmark para los otros dos modelos actuales", *coreweave_only_flash)
+                      + ", y " + st("su primer fragmento en GLM-5.3-Flash es varias veces más largo que el del "
+                                    "proveedor más rápido", coreweave_slow_start) + ".</p>")),
                 b.card("fireworks",
-                     ("Middle of the field on the two current models where it is measured.",
-                      "En mitad de la tabla en los dos modelos actuales en los que se mide."),
-                     ("<p>On DeepSeek V4.1 Flash 1017 it outpaces DeepSeek's own API.</p>",
-                      "<p>En DeepSeek V4.1 Flash 1017 supera a la propia API de DeepSeek.</p>"),
-                     ("<p>A slow first chunk on GLM-5.3-Flash and no benchmark row on GLM-5.3.</p>",
-                      "<p>Un primer fragmento lento en GLM-5.3-Flash y ningún dato del benchmark en GLM-5.3.</p>")),
+                     (st("Middle of the field on the two current models where it is measured.", *fireworks_middle),
+                      st("En mitad de la tabla en los dos modelos actuales en los que se mide.", *fireworks_middle)),
+                     ("<p>" + st("On DeepSeek V4.1 Flash 1017 it outpaces DeepSeek's own API", fireworks_outpaces)
+                      + ".</p>",
+                      "<p>" + st("En DeepSeek V4.1 Flash 1017 supera a la propia API de DeepSeek", fireworks_outpaces)
+                      + ".</p>"),
+                     ("<p>" + st("A slow first chunk on GLM-5.3-Flash", fireworks_slow_start) + " and "
+                      + st("no benchmark row on GLM-5.3", not_on_glm) + ".</p>",
+                      "<p>" + st("Un primer fragmento lento en GLM-5.3-Flash", fireworks_slow_start) + " y "
+                      + st("ningún dato del benchmark en GLM-5.3", not_on_glm) + ".</p>")),
                 b.card("novita-ai",
-                     ("Measured on all four models, ranking in the lower half on each.",
-                      "Medido en los cuatro modelos, en la mitad baja de cada clasificación."),
-                     ("<p>One of only three hosts with a benchmark row on every model in this article, and mid-table "
-                      "on the GPT-OSS 120B baseline.</p>",
-                      "<p>Uno de los tres únicos proveedores con datos del benchmark en todos los modelos de este "
-                      "artículo, y a media tabla en la referencia GPT-OSS 120B.</p>"),
-                     ("<p>Well behind the leaders on the current models, and the longest first chunk on "
-                      "GLM-5.3-Flash.</p>",
-                      "<p>Muy por detrás de los líderes en los modelos actuales, y con el primer fragmento más largo "
-                      "en GLM-5.3-Flash.</p>")),
+                     (st("Measured on all four models, ranking in the lower half on each.", *on_every_model[:4],
+                         *novita_lower),
+                      st("Medido en los cuatro modelos, en la mitad baja de cada clasificación.", *on_every_model[:4],
+                         *novita_lower)),
+                     ("<p>" + st("One of only three hosts with a benchmark row on every model in this article",
+                                 *on_every_model) + ", and "
+                      + st("mid-table on the GPT-OSS 120B baseline", *novita_mid_baseline) + ".</p>",
+                      "<p>" + st("Uno de los tres únicos proveedores con datos del benchmark en todos los modelos de "
+                                 "este artículo", *on_every_model) + ", y "
+                      + st("a media tabla en la referencia GPT-OSS 120B", *novita_mid_baseline) + ".</p>"),
+                     ("<p>" + st("Well behind the leaders on the current models", *novita_lower[:3]) + ", and "
+                      + st("the longest first chunk on GLM-5.3-Flash", novita_last_start) + ".</p>",
+                      "<p>" + st("Muy por detrás de los líderes en los modelos actuales", *novita_lower[:3]) + ", y "
+                      + st("con el primer fragmento más largo en GLM-5.3-Flash", novita_last_start) + ".</p>")),
                 b.card("z-ai",
-                     ("Slow on GLM-5.3 but the most accurate endpoint for it.",
-                      "Lento en GLM-5.3 pero el endpoint más preciso para ese modelo."),
-                     ("<p>The top accuracy index score among the GLM-5.3 hosts.</p>",
-                      "<p>La mejor puntuación del índice de precisión entre los proveedores de GLM-5.3.</p>"),
-                     ("<p>Near the bottom of the GLM-5.3 speed ranking, with a long wait for the first chunk.</p>",
-                      "<p>Cerca del final en velocidad de GLM-5.3, con una espera larga hasta el primer "
-                      "fragmento.</p>")),
+                     (st("Slow on GLM-5.3 but the most accurate endpoint for it.", *zai_slow, zai_accurate),
+                      st("Lento en GLM-5.3 pero el endpoint más preciso para ese modelo.", *zai_slow, zai_accurate)),
+                     ("<p>" + st("The top accuracy index score among the GLM-5.3 hosts", zai_accurate) + ".</p>",
+                      "<p>" + st("La mejor puntuación del índice de precisión entre los proveedores de GLM-5.3",
+                                 zai_accurate) + ".</p>"),
+                     ("<p>" + st("Near the bottom of the GLM-5.3 speed ranking", *zai_slow) + ", "
+                      + st("with a long wait for the first chunk", zai_wait) + ".</p>",
+                      "<p>" + st("Cerca del final en velocidad de GLM-5.3", *zai_slow) + ", "
+                      + st("con una espera larga hasta el primer fragmento", zai_wait) + ".</p>")),
                 b.card("deepinfra",
-                     ("Second on GLM-5.3 accuracy, last on DeepSeek V4.1 Flash 1017 speed.",
-                      "Segundo en precisión en GLM-5.3 y último en velocidad en DeepSeek V4.1 Flash 1017."),
-                     ("<p>A high accuracy index on GLM-5.3 and one of the quicker first chunks on that model.</p>",
-                      "<p>Un índice de precisión alto en GLM-5.3 y uno de los primeros fragmentos más rápidos en ese "
-                      "modelo.</p>"),
-                     ("<p>The slowest DeepSeek V4.1 Flash 1017 host measured; a promotional price currently softens "
-                      "that.</p>",
-                      "<p>El proveedor más lento medido en DeepSeek V4.1 Flash 1017; un precio promocional lo "
-                      "compensa por ahora.</p>")),
+                     (st("Second on GLM-5.3 accuracy, last on DeepSeek V4.1 Flash 1017 speed.", *deepinfra_second,
+                         *deepinfra_last),
+                      st("Segundo en precisión en GLM-5.3 y último en velocidad en DeepSeek V4.1 Flash 1017.",
+                         *deepinfra_second, *deepinfra_last)),
+                     ("<p>" + st("A high accuracy index on GLM-5.3", *deepinfra_second) + " and "
+                      + st("one of the quicker first chunks on that model", deepinfra_quick_start) + ".</p>",
+                      "<p>" + st("Un índice de precisión alto en GLM-5.3", *deepinfra_second) + " y "
+                      + st("uno de los primeros fragmentos más rápidos en ese modelo", deepinfra_quick_start)
+                      + ".</p>"),
+                     ("<p>" + st("The slowest DeepSeek V4.1 Flash 1017 host measured", *deepinfra_last)
+                      + "; a promotional price currently softens that.</p>",
+                      "<p>" + st("El proveedor más lento medido en DeepSeek V4.1 Flash 1017", *deepinfra_last)
+                      + "; un precio promocional lo compensa por ahora.</p>")),
             ],
         ),
         b.methodology(
@@ -236,3 +331,22 @@ def fastest_api_body(lang, data):
             "https://novita.ai/",
         ),
     ]
+
+
+def fastest_summary(data):
+    """The article's summary: each ranking claim a checked statement, so a correction marks it (and
+    the meta description, Open Graph, Twitter and JSON-LD, built from it, leave it out)."""
+    st = DemoStatements(DemoBlocks("en", data))
+    baseten = st.leads(FAST, CURRENT, q="exactly", n=2)
+    coreweave = st.leads("coreweave", ["glm-5-3-flash"], source="aa-glm-5-3-flash")
+    cerebras = st.leads("cerebras", ["gpt-oss-120b"], source="aa-gpt-oss-120b")
+    return {
+        "en": "<p>Which host is quickest depends on the model you call. "
+        + st("Baseten's premium tier leads two of the current models", baseten) + ", "
+        + st("CoreWeave leads GLM-5.3-Flash", coreweave) + ", and "
+        + st("Cerebras still leads the older GPT-OSS 120B baseline", cerebras) + ".</p>",
+        "es": "<p>El proveedor más rápido depende del modelo que llames. "
+        + st("El nivel prémium de Baseten lidera dos de los modelos actuales", baseten) + ", "
+        + st("CoreWeave lidera GLM-5.3-Flash", coreweave) + " y "
+        + st("Cerebras sigue al frente en la referencia GPT-OSS 120B", cerebras) + ".</p>",
+    }

@@ -39,12 +39,16 @@ def scorecard_body(lang, data, fastest_page=None):
                   "text": b.text(("Runner and per-request records", "Ejecutor y registros por petición"))})
     return [
         b.paragraph(
-            "<p><strong>What was measured.</strong> Ten hosts serving GLM-5.3-Flash through OpenAI-compatible chat "
+            "<p><strong>What was measured.</strong> "
+            f"{b.dataref('glm-5-3-flash', 'run-glm-5-3-flash', metric='e2e_p99', compare='count')} hosts serving "
+            "GLM-5.3-Flash through OpenAI-compatible chat "
             "endpoints each answered the same 600 small structured tasks, one request at a time, with streaming on "
             "and low reasoning.</p><p><strong>How to use it.</strong> No single host is best on every metric. "
             "Choose the requirement that matters, rule out hosts that miss your accuracy or reliability bar, then "
             "compare tail latency among the rest.</p>",
-            "<p><strong>Qué se midió.</strong> Diez proveedores que sirven GLM-5.3-Flash mediante endpoints de chat "
+            "<p><strong>Qué se midió.</strong> "
+            f"{b.dataref('glm-5-3-flash', 'run-glm-5-3-flash', metric='e2e_p99', compare='count')} proveedores que "
+            "sirven GLM-5.3-Flash mediante endpoints de chat "
             "compatibles con OpenAI respondieron las mismas 600 tareas estructuradas pequeñas, una petición cada "
             "vez, con streaming activado y razonamiento bajo.</p><p><strong>Cómo usarlo.</strong> Ningún proveedor "
             "es el mejor en todas las métricas. Elige el requisito que importa, descarta los que no alcanzan tu "
@@ -114,3 +118,17 @@ def scorecard_body(lang, data, fastest_page=None):
         b.related_links(("Same data, other questions", "Los mismos datos, otras preguntas"), links),
         b.sources(("Source", "Fuente")),
     ]
+
+
+def scorecard_summary(data):
+    """"Ten hosts" is a claim about the run: a checked statement, false the day the run has another count."""
+    from .statements import DemoStatements
+
+    st = DemoStatements(DemoBlocks("en", data))
+    ten = st.count("glm-5-3-flash", "eq", 10, metric="e2e_p99", source="run-glm-5-3-flash")
+    return {
+        "en": "<p>" + st("Ten hosts", ten) + ", one model, 600 identical requests each: tail latency, streaming "
+        "speed, exact task success and failures, kept in separate columns.</p>",
+        "es": "<p>" + st("Diez proveedores", ten) + ", un modelo y 600 peticiones idénticas a cada uno: latencia de "
+        "cola, velocidad en streaming, éxito exacto de tareas y fallos, cada uno en su columna.</p>",
+    }

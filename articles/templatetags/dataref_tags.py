@@ -11,3 +11,17 @@ register = template.Library()
 def richtext_with_data(context, value):
     """Like `{{ value|richtext }}`; inside an article, references get the page's figures and footnotes."""
     return render_rich_text(value, context.get("data") or context.get("page_data"))
+
+
+@register.simple_tag(takes_context=True)
+def inline_richtext_with_data(context, value):
+    """A one-line rich text (a card's summary) inside another element: its single paragraph unwrapped."""
+    import re
+
+    from django.utils.safestring import mark_safe
+
+    html = str(render_rich_text(value, context.get("data") or context.get("page_data"))).strip()
+    match = re.fullmatch(r"<p\b[^>]*>(.*)</p>", html, re.DOTALL)
+    if match and "<p" not in match.group(1):
+        html = match.group(1)
+    return mark_safe(html)  # noqa: S308 (render_rich_text's output: stored rich text, expanded)

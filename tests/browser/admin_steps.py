@@ -124,3 +124,23 @@ class Clicks:
         self.count += 1
         locator.click(**kwargs)
 
+
+
+def prepend_to_rich_text(page, field_name, text):
+    """Type `text` at the very start of a page field edited in Draftail (the summary is rich text, so
+    its statements can be checked); the rest of the field, statements included, is left as it was."""
+    editor = page.locator(f"[data-contentpath='{field_name}'] [contenteditable='true']").first
+    editor.click()
+    page.keyboard.press("Control+Home")
+    page.keyboard.type(text)
+    # Draftail writes its hidden input a moment after the last keystroke: a save before that loses it.
+    expect(page.locator(f"#id_{field_name}")).to_have_value(re.compile(re.escape(text.strip())))
+
+
+def replace_in_spanish_markup(row, old, new):
+    """Replace words in a workspace row's Spanish markup, keeping its tokens (figures, links and
+    checked statements) where they are."""
+    box = spanish_markup(row)
+    value = box.input_value()
+    assert old in value, (old, value)
+    box.fill(value.replace(old, new))

@@ -14,7 +14,9 @@ from .admin_steps import (
     input_with_value,
     log_in,
     member,
+    prepend_to_rich_text,
     publish,
+    replace_in_spanish_markup,
     save_translation,
     segment,
     segment_with_english,
@@ -269,15 +271,14 @@ def test_an_editors_approval_changes_only_the_spanish_text_of_the_live_page(open
     log_in(translator, "traductora")
     visit(translator, workspace_url(article))
     segment(translator, "title").locator("textarea").fill(NEW_TITLE_ES)
-    segment_with_english(translator, CARD_EN).locator("textarea").fill(NEW_CARD_ES)
+    replace_in_spanish_markup(segment_with_english(translator, CARD_EN), CARD_ES, NEW_CARD_ES)
     save_translation(translator, "Save and submit for review", "submitted for review")
 
     # The editor has English waiting in an unpublished draft.
     editor = open_page()
     log_in(editor, "editora")
     visit(editor, f"/admin/pages/{article.pk}/edit/")
-    summary = editor.locator("#id_summary_en")
-    summary.fill(summary.input_value().replace(SUMMARY_EN_FIRST, "Which host leads depends on the model."))
+    prepend_to_rich_text(editor, "summary_en", "Which host leads depends on the model. ")
     submit(editor, editor.get_by_role("button", name="Save draft"), "has been updated")
 
     reader = open_page()

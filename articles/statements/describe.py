@@ -1,0 +1,65 @@
+"""A statement's conditions in words, for the editor's chip, the review list and the translator."""
+
+from django.utils.translation import gettext as _
+
+from articles.datarefs.resolve import quantity_label
+
+from .conditions import ABOVE, ALL, ANY, COMPARE, COUNT, EQ, GE, LEADS, MEASURED, RANK, VALUE
+
+
+def _names(claim):
+    from benchmarks.models import LanguageModel, Provider
+
+    provider_ids = {h.provider_id for c in claim.conditions for h in (c.host, c.other) if h is not None}
+    providers = dict(Provider.objects.filter(pk__in=provider_ids).values_list("pk", "name"))
+    models = dict(LanguageModel.objects.filter(pk__in=claim.model_ids).values_list("pk", "name"))
+    return providers, models
+
+
+def _host(host, providers):
+    name = providers.get(host.provider_id, f"#{host.provider_id}")
+    return f"{name} ({host.tier})" if host.tier else name
+
+
+def describe_condition(condition, providers, models):
+    metric = quantity_label(condition)
+    model_names = ", ".join(models.get(pk, f"#{pk}") for pk in condition.models)
+    host = _host(condition.host, providers) if condition.host else ""
+    if condition.kind == LEADS:
+        quantity = {ALL: _("all of"), ANY: _("any of")}.get(condition.quantifier) or (
+            _("exactly %(n)s of") % {"n": condition.n})
+        return _("%(host)s leads %(metric)s on %(quantity)s %(models)s") % {
+            "host": host, "metric": metric, "quantity": quantity, "models": model_names}
+    if condition.kind == RANK:
+        return _("%(host)s ranks %(n)s or better on %(metric)s for %(model)s") % {
+            "host": host, "n": condition.n, "metric": metric, "model": model_names}
+    if condition.kind == COMPARE:
+        words = {"faster": _("faster than"), "slower": _("slower than"), "cheaper": _("cheaper than")}
+        text = _("%(host)s is %(relation)s %(other)s on %(model)s (%(metric)s)") % {
+            "host": host, "relation": words[condition.relation], "other": _host(condition.other, providers),
+            "model": model_names, "metric": metric}
+        if condition.factor is not None:
+            text += " " + _("by at least %(factor)s×") % {"factor": condition.factor}
+        return text
+    if condition.kind == COUNT:
+        sign = {EQ: "=", GE: "≥"}.get(condition.relation, "≤")
+        return _("hosts measured on %(model)s (%(metric)s) %(sign)s %(n)s") % {
+            "model": model_names, "metric": metric, "sign": sign, "n": condition.n}
+    if condition.kind == VALUE:
+        words = _("above") if condition.relation == ABOVE else _("below")
+        return _("%(host)s's %(metric)s on %(model)s is %(relation)s %(threshold)s") % {
+            "host": host, "metric": metric, "model": model_names, "relation": words,
+            "threshold": condition.threshold}
+    assert condition.kind == MEASURED
+    if condition.negated:
+        return _("%(host)s is not measured on %(model)s") % {"host": host, "model": model_names}
+    return _("%(host)s is measured on %(model)s") % {"host": host, "model": model_names}
+
+
+def describe_claim(claim):
+    providers, models = _names(claim)
+    return _(" and ").join(
+        describe_condition(c, providers, models) if not c.negated or c.kind == MEASURED
+        else _("not (%(condition)s)") % {"condition": describe_condition(c, providers, models)}
+        for c in claim.conditions
+    )

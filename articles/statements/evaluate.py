@@ -1,0 +1,168 @@
+"""Whether a statement's conditions hold on the data a page shows, and which figures decide it.
+
+Evaluation reads a PageData, the same one the page's blocks render from, so a statement is judged
+on the same snapshots, windows and freshness rules as the figures beside it: a leader is chosen
+among fresh rows as data references' picks are, a rank and a count among every printed row.
+"""
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+from articles.datarefs.refs import PRICES
+from articles.datarefs.resolve import data_for
+
+from .conditions import (
+    ABOVE,
+    ALL,
+    CHEAPER,
+    COMPARE,
+    COUNT,
+    EQ,
+    FASTER,
+    GE,
+    LE,
+    LEADS,
+    MEASURED,
+    RANK,
+    VALUE,
+)
+
+
+@dataclass
+class Outcome:
+    holds: bool
+    evidence: list = field(default_factory=list)  # measurements and prices that decided it
+    failed: list = field(default_factory=list)  # the conditions that do not hold
+
+    @property
+    def since(self):
+        """When the data that decided it was published: a mark says "since" this date."""
+        moments = []
+        for row in self.evidence:
+            snapshot = getattr(row, "snapshot", None)
+            if snapshot is not None:
+                moments.append(snapshot.published_at or snapshot.measured_at)
+            elif getattr(row, "created_at", None) is not None:
+                moments.append(row.created_at)
+        return max(moments, default=None)
+
+
+def _stub(pk):
+    return SimpleNamespace(pk=pk) if pk is not None else None
+
+
+def _rows(condition, data, model_id, fresh=False):
+    model, source = _stub(model_id), _stub(condition.source_id)
+    if fresh and hasattr(data, "fresh_ranked"):
+        return data.fresh_ranked(model, condition.metric, source) or data.ranked(model, condition.metric, source)
+    return data.ranked(model, condition.metric, source)
+
+
+def _host_row(rows, host):
+    return next((row for row in rows if host.serves(row.endpoint)), None)
+
+
+def _leads(condition, data):
+    evidence, led = [], 0
+    for model_id in condition.models:
+        rows = _rows(condition, data, model_id, fresh=True)
+        if not rows:
+            continue
+        evidence.append(rows[0])
+        own = _host_row(rows, condition.host)
+        if own is not None and own is not rows[0]:
+            evidence.append(own)
+        led += condition.host.serves(rows[0].endpoint)
+    total = len(condition.models)
+    if condition.quantifier == ALL:
+        holds = led == total
+    elif condition.quantifier == "any":
+        holds = led >= 1
+    else:  # exactly N of them
+        holds = led == condition.n
+    return holds, evidence
+
+
+def _rank(condition, data):
+    rows = _rows(condition, data, condition.model_id)
+    own = _host_row(rows, condition.host)
+    if own is None:
+        return False, rows[:1]
+    position = rows.index(own) + 1
+    return position <= condition.n, rows[: max(position, 1)]
+
+
+def _compare(condition, data):
+    if condition.relation == CHEAPER:
+        side = PRICES[condition.metric]
+        own, other = (_price_of(data, condition.model_id, host) for host in (condition.host, condition.other))
+        if own is None or other is None:
+            return False, [p for p in (own, other) if p is not None]
+        mine, theirs = getattr(own, side), getattr(other, side)
+        if condition.factor is None:
+            return mine < theirs, [own, other]
+        return mine * condition.factor <= theirs, [own, other]
+    rows = _rows(condition, data, condition.model_id)
+    own, other = _host_row(rows, condition.host), _host_row(rows, condition.other)
+    if own is None or other is None:
+        return False, [r for r in (own, other) if r is not None]
+    better, worse = (own, other) if condition.relation == FASTER else (other, own)
+    higher = condition.metric_definition.higher_is_better
+    good, bad = (better.value, worse.value) if higher else (worse.value, better.value)
+    if condition.factor is None:
+        return good > bad, [own, other]
+    return bad > 0 and good >= bad * condition.factor, [own, other]
+
+
+def _price_of(data, model_id, host):
+    return next(
+        (p for p in data.prices.values() if p.endpoint.model_id == model_id and host.serves(p.endpoint)), None
+    )
+
+
+def _count(condition, data):
+    rows = _rows(condition, data, condition.model_id)
+    n = len(rows)
+    holds = {EQ: n == condition.n, GE: n >= condition.n, LE: n <= condition.n}[condition.relation]
+    return holds, rows
+
+
+def _value(condition, data):
+    if condition.is_price:
+        price = _price_of(data, condition.model_id, condition.host)
+        if price is None:
+            return False, []
+        value, evidence = getattr(price, PRICES[condition.metric]), [price]
+    else:
+        row = _host_row(_rows(condition, data, condition.model_id), condition.host)
+        if row is None:
+            return False, []
+        value, evidence = row.value, [row]
+    holds = value > condition.threshold if condition.relation == ABOVE else value < condition.threshold
+    return holds, evidence
+
+
+def _measured(condition, data):
+    if condition.is_price:
+        row = _price_of(data, condition.model_id, condition.host)
+    else:
+        row = _host_row(_rows(condition, data, condition.model_id), condition.host)
+    found = row is not None
+    return found, [row] if found else []
+
+
+CHECKS = {LEADS: _leads, RANK: _rank, COMPARE: _compare, COUNT: _count, VALUE: _value, MEASURED: _measured}
+
+
+def evaluate(claim, page_data=None):
+    """Outcome of a claim on a page's data (loaded for the claim's models when the page lacks them)."""
+    data = data_for([SimpleNamespace(model_id=pk) for pk in sorted(claim.model_ids)], page_data)
+    outcome = Outcome(holds=True)
+    for condition in claim.conditions:
+        holds, evidence = CHECKS[condition.kind](condition, data)
+        # "not": any condition can be denied ("is not measured", "does not rank 2nd or better").
+        if holds == condition.negated:
+            outcome.holds = False
+            outcome.failed.append(condition)
+            outcome.evidence.extend(row for row in evidence if row not in outcome.evidence)
+    return outcome

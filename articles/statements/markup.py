@@ -1,0 +1,112 @@
+"""Statements in stored rich text: finding them, and what a page prints for each.
+
+The stored element is `<a linktype="statement" cond="…">words</a>` (see conditions.py). Before
+Wagtail expands a rich text, each statement is replaced by what the page's policy prints for it:
+the words as they are while the claim holds; the words marked, with the date and the figures
+that broke it, under "mark"; nothing under "hide". "Hold" renders the whole page from the data as
+of the last moment its statements held (articles.statements.hold), so there the words print as
+they are, or marked if even that data does not bear them out.
+"""
+
+import logging
+import re
+
+from django.template.loader import render_to_string
+from django.utils.html import strip_tags
+from wagtail.rich_text.rewriters import extract_attrs
+
+from .conditions import LINK_TYPE, Claim, InvalidCondition
+
+log = logging.getLogger(__name__)
+
+MARK, HIDE, HOLD = "mark", "hide", "hold"
+FIND_STATEMENT = re.compile(r"<a\b([^>]*)>(.*?)</a>", re.IGNORECASE | re.DOTALL)
+
+
+def _statement_attrs(match):
+    attrs = extract_attrs(match.group(1))
+    return attrs if attrs.get("linktype") == LINK_TYPE else None
+
+
+def statements_in_html(html):
+    """[(claim or None when unreadable, words as plain text)] in one stored rich text, in order."""
+    found = []
+    for match in FIND_STATEMENT.finditer(html or ""):
+        attrs = _statement_attrs(match)
+        if attrs is None:
+            continue
+        try:
+            claim = Claim.parse(attrs.get("cond"))
+        except InvalidCondition:
+            claim = None
+        found.append((claim, strip_tags(match.group(2)).strip()))
+    return found
+
+
+def strip_statements(html):
+    """The rich text without its checked statements (what the typed-figure check still reads)."""
+    return FIND_STATEMENT.sub(lambda m: "" if _statement_attrs(m) is not None else m.group(0), html or "")
+
+
+def plain_with_statements(html):
+    """The rich text with each statement's element unwrapped to its words (for plain-text uses)."""
+    return FIND_STATEMENT.sub(lambda m: m.group(2) if _statement_attrs(m) is not None else m.group(0), html or "")
+
+
+def render_statements(html, page_data, policy=MARK):
+    """The stored rich text with each statement replaced by what the page prints for it."""
+    from .evaluate import evaluate
+
+    if "statement" not in (html or ""):
+        return html
+
+    def replace(match):
+        attrs = _statement_attrs(match)
+        if attrs is None:
+            return match.group(0)
+        words = match.group(2)
+        try:
+            claim = Claim.parse(attrs.get("cond"))
+        except InvalidCondition as error:
+            log.warning("unreadable statement condition %r: %s", attrs.get("cond"), error)
+            claim, outcome = None, None
+        else:
+            outcome = evaluate(claim, page_data)
+        if outcome is not None and outcome.holds:
+            return f'<span class="statement" data-statement="{claim.key}">{words}</span>'
+        if policy == HIDE:
+            return ""
+        return render_to_string(
+            "articles/includes/statement_marked.html",
+            {"words": words, "key": claim.key if claim else "", "outcome": outcome},
+        ).strip()
+
+    return FIND_STATEMENT.sub(replace, html)
+
+
+def checked_plain_text(html, page_data):
+    """Plain text of a rich text whose false statements are dropped (a meta description, a listing)."""
+    import html as html_module
+
+    text = render_statements(html, page_data, HIDE) if "statement" in (html or "") else (html or "")
+    text = re.sub(r"</p>\s*<p[^>]*>", " ", text)
+    return " ".join(html_module.unescape(strip_tags(text)).split())
+
+
+def evidence_lines(outcome):
+    """One line per figure that decided a false claim: who, which model, what, how much, from where."""
+    from benchmarks.formatting import format_metric, format_money
+
+    lines = []
+    for row in outcome.evidence if outcome is not None else ():
+        endpoint = row.endpoint
+        if hasattr(row, "metric_definition"):  # a measurement
+            metric = row.metric_definition
+            figure = f"{metric.label}: {format_metric(metric, row.value)}"
+            source = row.snapshot.source
+        else:  # a price: the side the failed condition compared
+            side = "input_per_m" if all(c.metric == "price_input" for c in outcome.failed) else "output_per_m"
+            figure = format_money(getattr(row, side), row.currency)
+            source = row.source
+        lines.append({"text": f"{endpoint.label} · {endpoint.model.name} · {figure}", "source": source})
+    return lines
