@@ -109,3 +109,11 @@ def test_the_reported_correction_leaves_no_false_statement_unmarked(client, demo
     for lang in ("en", "es"):
         for sentence in FALSE_AFTER[lang]:
             assert (lang, sentence) in listed, (lang, sentence)
+
+
+def test_the_typed_figure_report_is_empty_on_the_demo_articles(demo_site):
+    from articles.figure_check import check_page
+
+    for page in ArticlePage.objects.all():
+        findings = check_page(page)
+        assert findings == [], [(f.language, f.place, f.typed) for f in findings]

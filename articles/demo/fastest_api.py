@@ -57,6 +57,7 @@ def fastest_api_body(lang, data):
     together_second = [st.rank("together-ai", m, 2) for m in CURRENT] + [
         st.leads("together-ai", CURRENT, q="exactly", n=0)]
     together_start = st.leads("together-ai", ["glm-5-3"], metric=TTFC)
+    together_fast = [st.rank("together-ai", m, 3) for m in CURRENT]
     together_third = [st.rank("together-ai", "glm-5-3", 3, metric=ACCURACY),
                       st.rank("together-ai", "glm-5-3", 2, metric=ACCURACY, neg=True)]
     coreweave_leads = st.leads("coreweave", ["glm-5-3-flash"], source="aa-glm-5-3-flash")
@@ -173,10 +174,10 @@ def fastest_api_body(lang, data):
         b.bar_chart("gpt-oss-120b", "aa-gpt-oss-120b", "output_speed_median", NOTE_SCALED),
         b.heading("Provider by provider across the current models", "Proveedor a proveedor en los modelos actuales"),
         b.paragraph(
-            "<p>The cards are sorted by each host's best output speed on any of the three current models, "
+            "<p>The cards are sorted by each host's best output speed on any of the current models, "
             "counting every tier it sells. The figures on a card are its standard tier; a dash means the "
             "benchmark has no row for that host on that model. The baseline-only hosts have no card.</p>",
-            "<p>Las fichas se ordenan por la mejor velocidad de salida de cada proveedor en cualquiera de los tres "
+            "<p>Las fichas se ordenan por la mejor velocidad de salida de cada proveedor en cualquiera de los "
             "modelos actuales, contando todos sus niveles. Las cifras de cada ficha son las de su nivel estándar; "
             "un guion indica que el benchmark no mide a ese proveedor en ese modelo. Los proveedores que solo "
             "aparecen en la referencia no tienen ficha.</p>",
@@ -211,9 +212,9 @@ def fastest_api_body(lang, data):
                                                          *together_second) + ".",
                       "El proveedor más regular: " + st("segundo en velocidad de salida en todos los modelos "
                                                         "actuales", *together_second) + "."),
-                     ("<p>Fast on all three current models, "
+                     ("<p>" + st("Fast on all three current models", *together_fast) + ", "
                       + st("with the shortest first chunk measured on GLM-5.3", together_start) + ".</p>",
-                      "<p>Rápido en los tres modelos actuales y "
+                      "<p>" + st("Rápido en los tres modelos actuales", *together_fast) + " y "
                       + st("con el primer fragmento más corto medido en GLM-5.3", together_start) + ".</p>"),
                      ("<p>On output speed it ranks "
                       f"{b.dataref('glm-5-3', 'aa-glm-5-3', compare='rank', endpoint=('together-ai', ''))} on "
