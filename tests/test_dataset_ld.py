@@ -2,11 +2,12 @@
 schema.org context, every value lands on the schema.org term it claims. A licence written as text
 ("Attribution required") expanded to a relative address, not the licence page a search engine follows.
 
-The context is tests/jsonld/schemaorg-context-30.0.jsonld (schema.org release 30.0, from the schemaorg
-repository's data/releases/30.0/schemaorgcontext.jsonld), served by a loader that refuses any other
-address: the tests need no network and see the same context every run.
+The context is tests/jsonld/schemaorg-context-30.0.jsonld.gz (schema.org release 30.0: the schemaorg
+repository's data/releases/30.0/schemaorgcontext.jsonld, gzipped as it is), served by a loader that
+refuses any other address: the tests need no network and see the same context every run.
 """
 
+import gzip
 import json
 from datetime import datetime
 from pathlib import Path
@@ -16,7 +17,8 @@ from bs4 import BeautifulSoup
 from pyld import jsonld
 from pyld.documentloader.frozen import FrozenDocumentLoader
 
-CONTEXT = Path(__file__).parent / "jsonld" / "schemaorg-context-30.0.jsonld"
+CONTEXT_FILE = Path(__file__).parent / "jsonld" / "schemaorg-context-30.0.jsonld.gz"
+CONTEXT = json.loads(gzip.decompress(CONTEXT_FILE.read_bytes()))
 LOADER = FrozenDocumentLoader({"https://schema.org": CONTEXT, "https://schema.org/": CONTEXT})
 SCHEMA = "http://schema.org/"  # the context's @vocab: what the terms expand to
 
