@@ -294,14 +294,25 @@ class PageData(WindowMixin):
         return max(times) if times else None
 
     @cached_property
-    def _printed_sources(self):
+    def printed_figures(self):
+        """Every Figure the blocks print, in page order (read once: sources and dates come from it)."""
         from .figures import page_figures
 
+        return [found.figure for found in page_figures(self.blocks, self)]
+
+    @cached_property
+    def _printed_sources(self):
         shown = {}
-        for found in page_figures(self.blocks, self):
-            for source in found.figure.sources:
+        for figure in self.printed_figures:
+            for source in figure.sources:
                 shown.setdefault(source.pk, source)
         return shown
+
+    def printed_measured_span(self):
+        """(oldest, newest) measurement time of the snapshots behind the figures printed, or None.
+        Prices are left out: their date is when a price took effect, not when anything was measured."""
+        times = [row.snapshot.measured_at for figure in self.printed_figures for row in figure.measurements]
+        return (min(times), max(times)) if times else None
 
     def sources_shown(self):
         """Every source of a figure the blocks print (measurements, prices, data references).

@@ -280,26 +280,10 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         return checked_plain_text(summary, data)
 
     def dataset_json_ld(self):
-        """schema.org Dataset for the figures this page shows: licence and creators from its sources."""
-        import json
+        """schema.org Dataset for the figures this page prints (articles/dataset_ld.py)."""
+        from .dataset_ld import dataset_json_ld
 
-        sources = list(dict.fromkeys(list(self.page_data.sources_shown().values()) + list(self.page_data.page_sources)))
-        data = {
-            "@context": "https://schema.org",
-            "@type": "Dataset",
-            "name": self.title,
-            "description": self.meta_description() or self.title,
-            "creator": [
-                {"@type": "Organization", "name": source.publisher, "url": source.url} for source in sources
-            ],
-            "license": sorted({source.licence for source in sources if source.licence}) or None,
-            "isAccessibleForFree": True,
-        }
-        updated = self.updated_at
-        if updated:
-            data["dateModified"] = updated.isoformat()
-        data = {key: value for key, value in data.items() if value not in (None, [], "")}
-        return json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
+        return dataset_json_ld(self)
 
     def shows_demo_data(self):
         """Whether any figure or listed source is demo data (the page then says so, and how it is dated)."""

@@ -100,6 +100,25 @@ ARTICLE_SOURCES = [
     ("deepinfra-glm-5-3", "DeepInfra", "GLM-5.3", "https://deepinfra.com/zai-org/GLM-5.3", "price_list"),
     ("zai-pricing", "Z.ai", "pricing", "https://docs.z.ai/guides/overview/pricing", "price_list"),
 ]
+# The page stating each source's licence, or its publisher's terms of use where it states none (the
+# provider pages' addresses as OpenRouter's provider documentation lists them). Pages give it to search
+# engines as their data's licence; the demo run's repository has no licence page, so it has none.
+LICENCE_URLS = {  # publisher -> page
+    "Artificial Analysis": "https://artificialanalysis.ai/terms-of-use",
+    "Baseten": "https://www.baseten.co/terms-and-conditions/",
+    "Novita AI": "https://novita.ai/legal/terms-of-service",
+    "Groq": "https://groq.com/terms-of-use/",
+    "DeepSeek": "https://platform.deepseek.com/downloads/DeepSeek%20Open%20Platform%20Terms%20of%20Service.html",
+    "Cerebras": "https://www.cerebras.ai/terms-of-service",
+    "SambaNova": "https://sambanova.ai/terms-and-conditions",
+    "CoreWeave": "https://www.coreweave.com/legal/terms-of-use",
+    "Fireworks": "https://fireworks.ai/terms-of-service",
+    "Together AI": "https://www.together.ai/terms-of-service",
+    "DeepInfra": "https://deepinfra.com/terms",
+    "Z.ai": "https://docs.z.ai/legal-agreement/terms-of-use",
+}
+
+
 RUN_SOURCE = (
     "run-glm-5-3-flash", "openbenchmarks-labs", "GLM-5.3-Flash provider run, 600 requests per provider",
     "https://github.com/openbenchmarks-labs/inference", "first_party",
@@ -218,12 +237,16 @@ def _upsert_sources():
                 "attribution_en": AA_ATTRIBUTION if is_aa else "",
                 "attribution_es": AA_ATTRIBUTION_ES if is_aa else "",
                 "licence": "Attribution required" if is_aa else "",
+                "licence_url": LICENCE_URLS.get(publisher, ""),
                 "is_demo": True,
             },
         )
         if not source.is_demo:  # a database loaded before sources were labelled
             Source.objects.filter(pk=source.pk).update(is_demo=True)
             source.is_demo = True
+        if not source.licence_url and LICENCE_URLS.get(publisher):  # a database loaded before sources had one
+            source.licence_url = LICENCE_URLS[publisher]
+            Source.objects.filter(pk=source.pk).update(licence_url=source.licence_url)
         sources[key] = source
     return sources
 

@@ -19,6 +19,7 @@ SOURCE = (
     "LiteLLM", "model price list",
     "https://github.com/BerriAI/litellm/blob/main/model_prices_and_context_window.json", "price_list",
 )
+LICENCE_URL = "https://github.com/BerriAI/litellm/blob/main/LICENSE"  # the repository's MIT licence
 HOSTS = ["baseten/*", "cerebras/*", "deepinfra/*", "fireworks_ai/*", "groq/*", "nebius/*", "novita/*",
          "sambanova/*", "together_ai/*", "zai/*"]
 # LiteLLM key -> (provider slug, model slug, tier) of a demo endpoint. Keys the file does not carry
@@ -59,9 +60,13 @@ def load_demo_refresh(endpoints):
         url=url,
         defaults={
             "publisher": publisher, "title_en": title, "title_es": "lista de precios de modelos", "kind": kind,
-            "accessed_on": date(2026, 11, 30), "licence": "MIT", "auto_publish": True, "is_demo": True,
+            "accessed_on": date(2026, 11, 30), "licence": "MIT", "licence_url": LICENCE_URL,
+            "auto_publish": True, "is_demo": True,
         },
     )
+    if not source.licence_url:  # a database loaded before sources had one
+        type(source).objects.filter(pk=source.pk).update(licence_url=LICENCE_URL)
+        source.licence_url = LICENCE_URL
     RefreshConfig.objects.get_or_create(
         source=source,
         defaults={"adapter": "litellm", "params": {"include": HOSTS}, "enabled": False, "interval_minutes": 1440},

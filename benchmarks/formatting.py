@@ -28,10 +28,14 @@ def quantize(value, decimals):
 
 
 NARROW_NBSP = "\u202f"
+# What a reader sees before a negative number: the minus sign, not the hyphen-minus ("−4 020 ms", not
+# "-4020 ms"); a hyphen reads as a dash or a range and is narrower than the digits it stands beside.
+# Machine-readable values (plain_number: <data value>, CSV and JSON numbers) keep ASCII "-".
+MINUS = "\u2212"
 
 
 def format_decimal(value, decimals, trim_zeros=False, lang=None, grouping=True):
-    """1693.7 -> "1,693.7"; trim_zeros turns 98.60 into "98.6" and 87.00 into "87"."""
+    """1693.7 -> "1,693.7", -3.7 -> "−3.7" (MINUS); trim_zeros turns 98.60 into "98.6" and 87.00 into "87"."""
     value = quantize(value, decimals)
     text = f"{abs(value):f}"
     if trim_zeros and "." in text:
@@ -47,7 +51,7 @@ def format_decimal(value, decimals, trim_zeros=False, lang=None, grouping=True):
             whole = whole[:-3]
         groups.insert(0, whole)
         whole = thousands.join(groups)
-    sign = "-" if value < 0 else ""
+    sign = MINUS if value < 0 else ""
     return sign + whole + (fmt["decimal"] + fraction if fraction else "")
 
 
@@ -91,7 +95,7 @@ def format_plain(metric, value, lang=None):
 
 
 def format_difference(metric, difference, lang=None):
-    """Difference to the leader: "+50 ms", "0 ms", "-3.7 pp", "0.0 pp"."""
+    """Difference to the leader: "+50 ms", "0 ms", "−3.7 pp" (a real minus, MINUS), "0.0 pp"."""
     if difference is None:
         return DASH
     difference = Decimal(difference)

@@ -153,6 +153,13 @@ class Source(ReviewedTextMixin):
     url = models.URLField(_("URL"), max_length=500)
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.BENCHMARK)
     licence = models.CharField(_("licence"), max_length=200, blank=True)
+    # What pages give search engines as the dataset's licence (schema.org wants a URL there, never the
+    # free text of `licence`, which stays for editors).
+    licence_url = models.URLField(
+        _("licence or terms URL"), max_length=500, blank=True,
+        help_text=_("The page that states the licence of this data, or the source's terms of use when it publishes "
+                    "no licence. Pages name it as the licence of their data."),
+    )
     licence_allows_publication = models.BooleanField(
         _("licence allows publication"),
         default=True,

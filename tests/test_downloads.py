@@ -253,5 +253,5 @@ def test_millisecond_differences_group_their_digits_in_both_languages():
     for lang in ("en", "es"):
         assert format_difference(first_chunk, Decimal("13.842"), lang=lang) == "+13\u202f842 ms"
         assert format_difference(first_chunk, Decimal("0.05"), lang=lang) == "+50 ms"
-        assert format_difference(first_chunk, Decimal("-4.02"), lang=lang) == "-4\u202f020 ms"
+        assert format_difference(first_chunk, Decimal("-4.02"), lang=lang) == "\u22124\u202f020 ms"
     assert squeeze("+13\u202f842 ms") == squeeze("+13842 ms")

@@ -29,7 +29,8 @@ def test_article_metadata_and_dataset(client, demo_site):
     datasets = [json.loads(s.string) for s in soup.select('script[type="application/ld+json"]')]
     dataset = next(d for d in datasets if d.get("@type") == "Dataset")
     assert dataset["name"] == page.title_en
-    assert "Attribution required" in dataset["license"]
+    # Addresses a search engine can follow (tests/test_dataset_ld.py reads the whole Dataset).
+    assert "https://artificialanalysis.ai/terms-of-use" in dataset["license"]
     assert {"Artificial Analysis", "Z.ai"} <= {creator["name"] for creator in dataset["creator"]}
     assert dataset["creator"][0]["url"].startswith("https://")
 

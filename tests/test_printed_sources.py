@@ -2,15 +2,17 @@
 
 A page showing only benchmark speeds (no price column) from a real (non-demo) source must not say it
 shows demo data, footnote or list the providers' price pages, nor name those providers as creators,
-although the site holds (demo) prices for the same endpoints.
+although the site holds (demo) prices for the same endpoints, nor give their terms as the data's licence.
 """
 
 import json
 
 import pytest
 from bs4 import BeautifulSoup
+from pyld import jsonld
 
 from benchmarks.models import LanguageModel, Price, Source
+from tests.test_dataset_ld import LOADER, ids
 
 
 @pytest.fixture
@@ -52,3 +54,6 @@ def test_a_page_without_prices_shows_no_price_source_and_no_demo_banner(client, 
         if data.get("@type") == "Dataset"
     )
     assert [creator["name"] for creator in dataset["creator"]] == ["Artificial Analysis"]
+    # Nor their terms pages as the data's licence: only the benchmark's, whose figures the page prints.
+    [expanded] = jsonld.expand(dataset, {"documentLoader": LOADER})
+    assert ids(expanded, "license") == ["https://artificialanalysis.ai/terms-of-use"]

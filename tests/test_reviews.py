@@ -218,7 +218,7 @@ def test_snapshot_comparison_shows_values_differences_and_rank_changes(editor_cl
     fast_row = speed[speed.index(f'data-endpoint="{glm["fast"].pk}"') :]
     assert "1 → 2" in fast_row[: fast_row.index("</tr>")]
     first_chunk = html[html.index('data-metric="ttfc_median"') :]
-    assert "<td>-0.11</td>" in first_chunk[: first_chunk.index("</table>")]
+    assert "<td>\u22120.11</td>" in first_chunk[: first_chunk.index("</table>")]
     assert 'data-metric="accuracy_index"' not in html, "unchanged metrics are hidden by default"
     assert (
         'data-metric="accuracy_index"'

@@ -162,6 +162,7 @@ class SourceViewSet(SnippetViewSet):
             ReaderTitlePanel(),
             FieldPanel("url"),
             FieldRowPanel([FieldPanel("licence"), FieldPanel("accessed_on")]),
+            FieldPanel("licence_url"),
             FieldPanel("licence_allows_publication"),
             translated_row("attribution", _("Required attribution")),
             FieldRowPanel([FieldPanel("auto_publish"), FieldPanel("is_demo")]),

@@ -1,0 +1,53 @@
+"""The schema.org Dataset an article describes its figures with (JSON-LD in the page's head).
+
+Everything in it is what the page prints: the creators are the sources of the printed figures and of
+the page's source list, the licences are those sources' licence (or terms) pages, the temporal coverage
+runs from the oldest to the newest snapshot behind a printed figure, and the distribution is the two
+downloads the data page offers. Addresses are absolute from the Site's root URL, not from the request:
+the head is cached per language and stored by the prerender task, which has no reader's request.
+"""
+
+import json
+
+
+def dataset(page):
+    """The Dataset as a dict (without None or empty values)."""
+    data = page.page_data
+    sources = list(dict.fromkeys([*data.sources_shown().values(), *data.page_sources]))
+    creators = {}
+    for source in sources:  # one Organization per publisher, at the address of its first source shown
+        creators.setdefault(source.publisher, {"@type": "Organization", "name": source.publisher, "url": source.url})
+    url = page.get_full_url()
+    updated = page.updated_at or page.last_published_at
+    span = data.printed_measured_span()
+    document = {
+        "@context": "https://schema.org",
+        "@type": "Dataset",
+        "name": page.title,
+        "description": page.meta_description() or page.title,
+        "url": url,
+        "creator": list(creators.values()),
+        # schema.org's license is a URL (or a CreativeWork): never the free text an editor notes in
+        # Source.licence, which a search engine would read as a relative address.
+        "license": sorted({source.licence_url for source in sources if source.licence_url}),
+        "isAccessibleForFree": True,
+        "temporalCoverage": f"{span[0].isoformat()}/{span[1].isoformat()}" if span else None,
+        "dateModified": updated.isoformat() if updated else None,
+        "distribution": distribution(page, url) if url else [],
+    }
+    return {key: value for key, value in document.items() if value not in (None, [], "")}
+
+
+def distribution(page, url):
+    """DataDownload entries for the article's CSV and JSON files (its data page's downloads)."""
+    base = url.rstrip("/") + "/"
+    return [
+        {"@type": "DataDownload", "encodingFormat": media_type, "contentUrl": base + page.reverse_subpage(route)}
+        for route, media_type in (("figures_csv", "text/csv"), ("figures_json", "application/json"))
+    ]
+
+
+def dataset_json_ld(page):
+    """The Dataset as JSON safe inside <script>: "<" and ">" escaped so no text can close the element."""
+    text = json.dumps(dataset(page), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e")

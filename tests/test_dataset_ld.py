@@ -1,0 +1,107 @@
+"""The article's schema.org Dataset, read as a JSON-LD processor (PyLD) reads it: expanded against the
+schema.org context, every value lands on the schema.org term it claims. A licence written as text
+("Attribution required") expanded to a relative address, not the licence page a search engine follows.
+
+The context is tests/jsonld/schemaorg-context-30.0.jsonld.gz (schema.org release 30.0: the schemaorg
+repository's data/releases/30.0/schemaorgcontext.jsonld, gzipped as it is), served by a loader that
+refuses any other address: the tests need no network and see the same context every run.
+"""
+
+import gzip
+import json
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from bs4 import BeautifulSoup
+from pyld import jsonld
+from pyld.documentloader.frozen import FrozenDocumentLoader
+
+CONTEXT_FILE = Path(__file__).parent / "jsonld" / "schemaorg-context-30.0.jsonld.gz"
+CONTEXT = json.loads(gzip.decompress(CONTEXT_FILE.read_bytes()))
+LOADER = FrozenDocumentLoader({"https://schema.org": CONTEXT, "https://schema.org/": CONTEXT})
+SCHEMA = "http://schema.org/"  # the context's @vocab: what the terms expand to
+
+
+def page_dataset(client, url):
+    """(the page's Dataset as published, the same expanded by PyLD) and the parsed page."""
+    response = client.get(url)
+    assert response.status_code == 200
+    soup = BeautifulSoup(response.content, "html.parser")
+    documents = [json.loads(script.string) for script in soup.select('script[type="application/ld+json"]')]
+    [document] = [d for d in documents if d.get("@type") == "Dataset"]
+    [expanded] = jsonld.expand(document, {"documentLoader": LOADER})
+    return document, expanded, soup
+
+
+def ids(expanded, term):
+    return [value["@id"] for value in expanded.get(SCHEMA + term, [])]
+
+
+def values(expanded, term):
+    return [value["@value"] for value in expanded.get(SCHEMA + term, [])]
+
+
+def test_the_dataset_expands_to_schema_org_terms_with_licence_pages_and_downloads(client, demo_site):
+    from articles.models import ArticlePage
+
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    _document, dataset, soup = page_dataset(client, "/en/fastest-llm-api/")
+    assert dataset["@type"] == [SCHEMA + "Dataset"]
+    url = page.get_full_url()
+    assert ids(dataset, "url") == [url] and url.endswith("/en/fastest-llm-api/")
+    assert values(dataset, "isAccessibleForFree") == [True]
+
+    # Licences: an address per source, each its licence or terms page; no free text.
+    licences = ids(dataset, "license")
+    assert "https://artificialanalysis.ai/terms-of-use" in licences
+    assert "https://www.baseten.co/terms-and-conditions/" in licences  # the page prints Baseten's prices
+    assert all(urlsplit(licence).scheme == "https" and urlsplit(licence).netloc for licence in licences), licences
+
+    # The two downloads of the data page, at absolute addresses that serve those files.
+    downloads = {
+        values(entry, "encodingFormat")[0]: ids(entry, "contentUrl")[0] for entry in dataset[SCHEMA + "distribution"]
+    }
+    assert all(entry["@type"] == [SCHEMA + "DataDownload"] for entry in dataset[SCHEMA + "distribution"])
+    assert downloads == {"text/csv": url + "data/csv/", "application/json": url + "data/json/"}
+    for media_type, address in downloads.items():
+        response = client.get(urlsplit(address).path)
+        assert response.status_code == 200 and response["Content-Type"].startswith(media_type)
+
+    # The time the printed figures were measured, and when the data last changed.
+    [coverage] = values(dataset, "temporalCoverage")
+    start, end = (datetime.fromisoformat(moment) for moment in coverage.split("/"))
+    measured = [row.snapshot.measured_at for figure in page.page_data.printed_figures for row in figure.measurements]
+    assert (start, end) == (min(measured), max(measured)) and start <= end
+    [modified] = dataset[SCHEMA + "dateModified"]
+    assert modified["@type"] == SCHEMA + "Date" and datetime.fromisoformat(modified["@value"]) >= end
+
+    # Creators: publishers the page prints, each once.
+    creators = [values(creator, "name")[0] for creator in dataset[SCHEMA + "creator"]]
+    assert len(creators) == len(set(creators)) and {"Artificial Analysis", "Baseten", "Z.ai"} <= set(creators)
+    printed = soup.get_text(" ")
+    assert all(name in printed for name in creators), [name for name in creators if name not in printed]
+
+
+def test_the_spanish_dataset_points_at_the_spanish_downloads(client, demo_site):
+    _document, dataset, _soup = page_dataset(client, "/es/api-llm-mas-rapida/")
+    [url] = ids(dataset, "url")
+    assert url.endswith("/es/api-llm-mas-rapida/")
+    contents = sorted(ids(entry, "contentUrl")[0] for entry in dataset[SCHEMA + "distribution"])
+    assert contents == [url + "datos/csv/", url + "datos/json/"]
+    assert "https://artificialanalysis.ai/terms-of-use" in ids(dataset, "license")
+
+
+def test_a_licence_noted_as_text_is_not_given_as_the_licence(client, demo_site):
+    """An editor's note in Source.licence ("Attribution required") stays out of the Dataset; a source
+    with no licence address adds no licence."""
+    from benchmarks.models import Source
+
+    Source.objects.filter(publisher="Artificial Analysis").update(licence="Attribution required", licence_url="")
+    from benchmarks.cache import bump_data_generation
+
+    bump_data_generation()
+    document, dataset, _soup = page_dataset(client, "/en/fastest-llm-api/")
+    assert "Attribution required" not in json.dumps(document)
+    assert "https://artificialanalysis.ai/terms-of-use" not in ids(dataset, "license")
+    assert ids(dataset, "license"), "the price pages' terms are still there"
