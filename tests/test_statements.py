@@ -235,4 +235,5 @@ def test_a_card_summary_statement_is_checked_like_the_cards_other_texts(client, 
     correct_fast(glm)
     soup = BeautifulSoup(fetch(client, page, "en"), "html.parser")
     assert soup.select_one(".card-summary .statement--false").get_text() == "Leads GLM-5.3 through its premium Fast tier."
+    assert not re.search(r"<p[\s>]", str(soup.select_one("p.card-summary"))[2:])  # no paragraph in the paragraph
     assert "no longer matches the data since" in soup.select_one(".card-summary").get_text()

@@ -22,6 +22,6 @@ def inline_richtext_with_data(context, value):
 
     html = str(render_rich_text(value, context.get("data") or context.get("page_data"))).strip()
     match = re.fullmatch(r"<p\b[^>]*>(.*)</p>", html, re.DOTALL)
-    if match and "<p" not in match.group(1):
+    if match and not re.search(r"<p[\s>]", match.group(1)):  # one paragraph (an <svg> path is no <p>)
         html = match.group(1)
     return mark_safe(html)  # noqa: S308 (render_rich_text's output: stored rich text, expanded)
