@@ -20,6 +20,7 @@ sources it shows (a refresh or a correction), and a figure turning stale with ti
 """
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
@@ -100,13 +101,34 @@ def revision_sources(obj):
     return [found[row.source_id] for row in rows if row.source_id in found]
 
 
+BLOCK_KEY = re.compile(r'\s+data-block-key="[^"]*"')
+
+
 def _json(value):
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            value = json.loads(value)
         except ValueError:
-            return value
-    return value
+            pass
+    return _normalized(value)
+
+
+def _normalized(value):
+    """A stored value as it prints: a page saved again through the edit form stores the same content
+    in another shape (list items wrapped as {"type": "item", "value": …, "id": …}, block ids, rich text's
+    data-block-key attributes, "" for None, an empty field of a newer block version stored or left
+    out), which no reader sees. Block ids name the downloads of a
+    block too, but a version whose text and figures read the same is the same version to cite."""
+    if isinstance(value, dict):
+        if value.get("type") == "item" and set(value) <= {"type", "value", "id"}:
+            return _normalized(value.get("value"))
+        items = ((key, _normalized(item)) for key, item in value.items() if key != "id")
+        return {key: item for key, item in items if item != ""}  # a field added later: stored or not
+    if isinstance(value, list):
+        return [_normalized(item) for item in value]
+    if isinstance(value, str):
+        return BLOCK_KEY.sub("", value)
+    return "" if value is None else value
 
 
 def language_content(content, language):
