@@ -16,6 +16,7 @@ from benchmarks.cache import data_generation
 from config.query_contract import QueryContractMixin
 from localized.revisions import SpanishFromMemoryMixin
 
+from .as_of_routes import ArticleAsOfRoutesMixin
 from .blocks import ArticleBodyBlock
 from .blocks.choosers import shared_chooser_lookups
 from .change_routes import ArticleChangeRoutesMixin
@@ -98,7 +99,7 @@ class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePrevi
 
 
 class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin, LanguageVersionMixin,
-                  ArticleChangeRoutesMixin, ArticleDataRoutesMixin, RoutablePageMixin, Page):
+                  ArticleChangeRoutesMixin, ArticleDataRoutesMixin, ArticleAsOfRoutesMixin, RoutablePageMixin, Page):
     # Rich text only so that its claims can be checked statements: the meta description, Open Graph,
     # Twitter, JSON-LD and listings are built from it with false statements left out.
     summary = RichTextField(_("summary"), blank=True, features=["bold", "italic", "statement"])
@@ -141,7 +142,7 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     # The change log reads its page number.
     query_parameters = {
         "article": (), "data_trail": (), "figures_csv": (), "figures_json": (), "block_csv": (),
-        "changes": ("page",), "changes_feed": (),
+        "changes": ("page",), "changes_feed": (), "as_of": (),
     }
 
     class Meta:

@@ -183,7 +183,16 @@ def _cached(request, query):
     return _lookup(_key(request, declared)) if declared else entry
 
 
+def _immutable(cache_control):
+    return "immutable" in (cache_control or "").lower()
+
+
 def _public_headers(response):
+    if _immutable(response.get("Cache-Control")):
+        # A response that never changes (an article's archived version, articles/as_of_routes.py)
+        # keeps its own year-long lifetime; the page cache's short one would have browsers ask again.
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return
     patch_cache_control(
         response, public=True, max_age=settings.PAGE_BROWSER_SECONDS, s_maxage=settings.PAGE_CACHE_SECONDS
     )
@@ -250,6 +259,8 @@ class PageCacheMiddleware:
         body = response.content
         etag = quote_etag(hashlib.md5(body, usedforsecurity=False).hexdigest())
         headers = [(name, response[name]) for name in KEPT_HEADERS if name in response]
+        if _immutable(response.get("Cache-Control")):
+            headers.append(("Cache-Control", response["Cache-Control"]))
         entry = (body, gzip.compress(body, compresslevel=6, mtime=0), etag, headers, time.time(), parameters)
         key = _key(request, declared_query(query, parameters or ()))
         cache.set(key, entry, settings.PAGE_CACHE_SECONDS)

@@ -260,6 +260,19 @@ def test_the_spanish_body_binds_the_same_data_as_the_english_after_a_structural_
     assert reader.console_errors == []
 
 
+CITE_BOX = re.compile(r'<section class="cite-box".*?</section>', re.S)
+MOMENTS = re.compile(r"\d{8}T\d{6}Z|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ|\d\d:\d\d:\d\d UTC")
+
+
+def without_version_moment(html):
+    """The page with the moment its Cite box names (address, <time>, citations) masked."""
+    return CITE_BOX.sub(lambda box: MOMENTS.sub("<moment>", box.group(0)), html)
+
+
+def cited_version(html):
+    return re.search(r'<time class="cite-version" datetime="([^"]+)"', html).group(1)
+
+
 def test_an_editors_approval_changes_only_the_spanish_text_of_the_live_page(open_page, django_user_model, screenshot):
     from editorial.models import TranslationDraft
     from editorial.roles import EDITORS, TRANSLATORS
@@ -298,11 +311,13 @@ def test_an_editors_approval_changes_only_the_spanish_text_of_the_live_page(open
     screenshot(editor, "translation-review")
     submit(editor, editor.get_by_role("button", name="Approve", exact=True), "approved and published")
 
-    # The English page is byte for byte the same; the Spanish one differs by the approved text only.
+    # The English page is byte for byte the same; the Spanish one differs by the approved text only,
+    # and by the version its "Cite this page" box names (the approval made a new Spanish version).
     assert reader.goto(ARTICLE_EN).text() == english_before
     spanish_after = reader.goto(ARTICLE_ES).text()
     expected = spanish_before.replace(TITLE_ES, NEW_TITLE_ES).replace(CARD_ES, NEW_CARD_ES)
-    assert spanish_after != spanish_before and spanish_after == expected
+    assert spanish_after != spanish_before and without_version_moment(spanish_after) == without_version_moment(expected)
+    assert cited_version(spanish_after) > cited_version(spanish_before)
     expect(reader.locator("h1")).to_have_text(NEW_TITLE_ES)
 
     # The editor's English draft is still unpublished, and still their latest revision.

@@ -1,0 +1,62 @@
+"""A reader who cites a figure opens the permanent address of the version they read: before and after
+a correction of that figure it shows the value as it was, under a banner leading to the current
+version, which shows the corrected value; the "Cite this page" box opens without JavaScript tricks."""
+
+import time
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_change_log import ARTICLE_EN, correct_a_shown_speed
+
+pytestmark = pytest.mark.browser
+
+
+def figures(page):
+    """The figures the article's tables print (each <data> element's text)."""
+    return page.locator("table data").all_inner_texts()
+
+
+def shows(values, number):
+    return any(value.startswith(number) for value in values)
+
+
+def test_an_as_of_address_shows_the_value_before_a_correction_and_leads_to_the_current_one(page):
+    from django.utils import timezone
+
+    from articles.versions import format_moment
+
+    t0 = timezone.now()
+    time.sleep(1.1)  # an address answers once its second is over
+    address = f"{ARTICLE_EN}as-of/{format_moment(t0)}/"
+
+    page.goto(address)
+    banner = page.locator("p.as-of-banner")
+    expect(banner).to_contain_text("You are reading this article as it was on")
+    before = figures(page)
+
+    old, new = correct_a_shown_speed()
+    assert shows(before, old) and not shows(before, new)
+    page.goto(address)
+    expect(banner).to_contain_text("You are reading this article as it was on")
+    assert figures(page) == before, "an archived version never changes"
+
+    banner.locator("a.as-of-current").click()
+    expect(page).to_have_url(f"{page.url.split('/en/')[0]}{ARTICLE_EN}")
+    expect(page.locator("p.as-of-banner")).to_have_count(0)
+    now = figures(page)
+    assert shows(now, new) and not shows(now, old)
+
+    # The current page's box names its own version: the correction's second.
+    box = page.locator("section.cite-box")
+    expect(box.locator("h2")).to_have_text("Cite this page")
+    expect(box.locator(".cite-apa")).not_to_be_visible()
+    box.locator("summary").click()
+    expect(box.locator(".cite-apa")).to_be_visible()
+    expect(box.locator(".cite-bibtex")).to_contain_text("urldate = {")
+    cited = box.locator("a.cite-url").get_attribute("href")
+    assert "/as-of/" in cited
+    time.sleep(1.1)
+    page.goto(urlsplit(cited).path)  # the site's own address (its root URL), here served by the live server
+    assert shows(figures(page), new)

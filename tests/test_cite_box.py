@@ -1,0 +1,100 @@
+"""The "Cite this page" box (issue 25): on the current article and on an archived version, the
+permanent address of the version being read, its date, and APA-like and BibTeX citations in a
+<details> that works without JavaScript. The current page names the newest change it shows, so a
+Spanish-only publication leaves the English page's box as it was."""
+
+import re
+import time
+from decimal import Decimal
+
+import pytest
+from django.core.cache import cache
+
+from benchmarks.models import Price
+from tests.figures_support import glm_data, publish_correction
+from tests.test_change_log import english_url, spanish_url, text_of
+from tests.versions_support import ago, as_of, novita_first_chunk, versioned_article
+from tests.workspace_support import approve_spanish
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+
+
+@pytest.fixture
+def glm():
+    return glm_data()
+
+
+@pytest.fixture
+def article(glm):
+    return versioned_article(glm)
+
+
+def cite_box(html):
+    return re.search(r'<section class="cite-box".*?</section>', html, re.S).group(0)
+
+
+def test_the_cite_box_gives_the_address_date_and_ready_citations(client, article):
+    t0 = ago(minutes=30)
+    archived = cite_box(client.get(as_of(article, t0)).text)
+    address = f"http://localhost{as_of(article, t0)}"
+    assert f'<a class="cite-url" href="{address}">{address}</a>' in archived
+    second = t0.replace(microsecond=0)
+    assert f'<time class="cite-version" datetime="{second:%Y-%m-%dT%H:%M:%S}Z">' in archived
+    assert "<details" in archived and "<summary>" in archived  # works without JavaScript
+    apa = re.search(r'<p class="cite-apa">(.*?)</p>', archived, re.S).group(1)
+    assert "GLM page" in apa and address in apa and f"{second:%Y}, {second:%B} {second.day}" in apa
+    bibtex = re.sub(r"<[^>]+>", "", re.search(r'<pre class="cite-bibtex"><code>(.*?)</code>', archived, re.S).group(1))
+    assert "title = {{GLM page}}" in bibtex and f"url = {{{address}}}" in bibtex
+    assert f"urldate = {{{second:%Y-%m-%d}}}" in bibtex and f"year = {{{second:%Y}}}" in bibtex
+
+    # The current page names the version it shows: opening that address shows the same figures.
+    current = client.get(english_url(article))
+    url = re.search(r'<a class="cite-url" href="([^"]+)"', cite_box(current.text)).group(1)
+    time.sleep(1.1)  # its second must be over before the address answers
+    assert novita_first_chunk(text_of(client.get(url.removeprefix("http://localhost")))) == "2.51"
+
+
+def test_the_current_page_cites_the_newest_change_it_shows(client, glm, article):
+    def cited(language="en"):
+        cache.clear()
+        page = english_url(article) if language == "en" else spanish_url(article)
+        html = client.get(page).text
+        return re.search(r'datetime="([^"]+)"', cite_box(html)).group(1)
+
+    # The data came after the page: the snapshot, and the prices an editor typed (the newer).
+    typed = max(Price.objects.filter(snapshot__isnull=True).values_list("created_at", flat=True))
+    data_changed = max(glm["snapshot"].published_at, typed).replace(microsecond=0)
+    assert cited() == f"{data_changed:%Y-%m-%dT%H:%M:%S}Z"
+    correction = publish_correction(glm["snapshot"], {(glm["novita"].pk, "ttfc_median"): Decimal("2.01")})
+    assert cited() == f"{correction.published_at.replace(microsecond=0):%Y-%m-%dT%H:%M:%S}Z"
+    english, spanish = cited(), cited("es")
+    # Only the Spanish is published again (a second later): the English page still names the same version.
+    time.sleep(1.1)
+    approve_spanish(article, {"title": "Página GLM, reescrita"})
+    assert cited() == english and cited("es") != spanish
+
+
+def test_publishing_through_the_edit_form_without_changes_keeps_the_cited_version(client, demo_site,
+                                                                                  django_user_model):
+    """The form stores the same content in another shape (list items with ids, data-block-key, empty
+    fields of newer block versions): readers see the same page, so the box names the same version."""
+    from articles.models import ArticlePage
+    from editorial.roles import EDITORS
+    from tests.workspace_support import logged_in, member, post_page_editor
+
+    def cited(address):
+        cache.clear()
+        return re.search(r'<a class="cite-url" href="([^"]+)"', cite_box(client.get(address).text)).group(1)
+
+    page = ArticlePage.objects.get(slug_en="fastest-llm-api")
+    before = cited("/en/fastest-llm-api/"), cited("/es/api-llm-mas-rapida/")
+    time.sleep(1.1)  # a new version would name a later second
+    editor = logged_in(member(django_user_model, "editora", EDITORS))
+    assert post_page_editor(editor, page, "action-publish").status_code == 302
+    assert ArticlePage.objects.get(pk=page.pk).live_revision_id != page.live_revision_id
+    assert (cited("/en/fastest-llm-api/"), cited("/es/api-llm-mas-rapida/")) == before
