@@ -237,3 +237,21 @@ def test_a_card_summary_statement_is_checked_like_the_cards_other_texts(client, 
     assert soup.select_one(".card-summary .statement--false").get_text() == "Leads GLM-5.3 through its premium Fast tier."
     assert not re.search(r"<p[\s>]", str(soup.select_one("p.card-summary"))[2:])  # no paragraph in the paragraph
     assert "no longer matches the data since" in soup.select_one(".card-summary").get_text()
+
+
+def test_the_public_change_log_and_feed_list_the_statements_that_were_marked(client, glm):
+    import feedparser
+
+    page = article(glm)
+    correct_fast(glm)
+    for lang, marked in (("en", "Statement marked: “Baseten’s premium tier leads GLM-5.3”"),
+                         ("es", "Afirmación marcada: «El nivel premium de Baseten lidera GLM-5.3»")):
+        base = fetch(client, page, lang)
+        soup = BeautifulSoup(base, "html.parser")
+        log_url = soup.select_one("a.change-log-link")["href"]
+        log = BeautifulSoup(client.get(log_url).content, "html.parser")
+        rows = [row.get_text(" ", strip=True) for row in log.select("tr.change-log-statement")]
+        assert len(rows) == 1 and marked in rows[0], rows
+        assert "Together AI" in rows[0]  # the evidence: who leads now
+        feed = feedparser.parse(client.get(log_url + "feed/").content)
+        assert not feed.bozo and marked in feed.entries[0].summary
