@@ -18,7 +18,9 @@ def dataset(page):
     for source in sources:  # one Organization per publisher, at the address of its first source shown
         creators.setdefault(source.publisher, {"@type": "Organization", "name": source.publisher, "url": source.url})
     url = page.get_full_url()
-    updated = page.updated_at or page.last_published_at
+    # The figures' date, not the page's publication: publishing the Spanish text must not change the
+    # English page (a page with no figures has no dateModified rather than a publication time).
+    updated = page.updated_at
     span = data.printed_measured_span()
     document = {
         "@context": "https://schema.org",
@@ -31,8 +33,8 @@ def dataset(page):
         # Source.licence, which a search engine would read as a relative address.
         "license": sorted({source.licence_url for source in sources if source.licence_url}),
         "isAccessibleForFree": True,
-        "temporalCoverage": f"{span[0].isoformat()}/{span[1].isoformat()}" if span else None,
-        "dateModified": updated.isoformat() if updated else None,
+        "temporalCoverage": f"{_moment(span[0])}/{_moment(span[1])}" if span else None,
+        "dateModified": _moment(updated) if updated else None,
         "distribution": distribution(page, url) if url else [],
     }
     return {key: value for key, value in document.items() if value not in (None, [], "")}
@@ -51,3 +53,8 @@ def dataset_json_ld(page):
     """The Dataset as JSON safe inside <script>: "<" and ">" escaped so no text can close the element."""
     text = json.dumps(dataset(page), ensure_ascii=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _moment(moment):
+    """A machine-readable time in whole seconds (tests/test_operator_paper_cuts.py)."""
+    return moment.replace(microsecond=0).isoformat()

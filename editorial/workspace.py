@@ -44,7 +44,10 @@ STATUS_LABELS = {
 def is_outdated(based_on, source):
     """Whether Spanish written for the English `based_on` no longer translates `source` (the English
     as segments give it). Draftail's block keys are not text (segments.without_block_keys)."""
-    return without_block_keys(based_on) != source
+    based = without_block_keys(based_on)
+    if source.startswith("<p>") and based.strip() and not based.lstrip().startswith("<"):
+        based = f"<p>{based}</p>"  # bare text of a field that became rich text (segments.rich_text_source)
+    return based != source
 
 
 def text_hash(text):

@@ -47,6 +47,16 @@ def without_block_keys(html):
     return BLOCK_KEY.sub("", html or "")
 
 
+def rich_text_source(html):
+    """A rich text's English as segments give it. A field that became rich text (the summary, a
+    card's summary) holds bare text until its first save through the editor wraps it in a
+    paragraph: the same words, so the same segment."""
+    html = without_block_keys(html)
+    if html.strip() and not html.lstrip().startswith("<"):
+        html = f"<p>{html}</p>"
+    return html
+
+
 def untranslated_children(block):
     return set(getattr(block.meta, "untranslated", ()) or ())
 
@@ -98,7 +108,7 @@ def text_leaves(block, raw, path, alias, label, container=None, slot=None):
             rich = isinstance(block, blocks.RichTextBlock)
             yield _Leaf(
                 "/".join(path), "/".join(alias), RICH if rich else PLAIN, label,
-                without_block_keys(raw) if rich else raw, container, slot,
+                rich_text_source(raw) if rich else raw, container, slot,
             )
         return
     if isinstance(block, blocks.StreamBlock):
@@ -162,6 +172,6 @@ def segments_of(obj, fields, source_language="en"):
                 found.append(Segment(leaf.key, leaf.kind, leaf.label.strip(" ›"), leaf.text, len(found), leaf.alias))
         elif not is_blank(str(value or "")):
             kind = field_kind(field)
-            text = without_block_keys(str(value)) if kind == RICH else str(value)
+            text = rich_text_source(str(value)) if kind == RICH else str(value)
             found.append(Segment(name, kind, str(field.verbose_name), text, len(found)))
     return found

@@ -33,7 +33,7 @@ def every_block(model, source, endpoint, provider, extra_source):
                        "name_style": "short", "note": ""}),
         ("provider_cards", {"metric": "output_speed_median",
                             "models": listblock([{"model": model.pk, "source": source.pk}]),
-                            "cards": listblock([{"provider": provider.pk, "summary": "",
+                            "cards": listblock([{"provider": provider.pk, "summary": rich_text(""),
                                                  "strengths": rich_text("<p>Quick.</p>"),
                                                  "limitations": rich_text("<p>Pricey.</p>")}])}),
         ("provider_list", {"model": model.pk, "source": source.pk, "pattern": "speed_summary",
@@ -70,9 +70,9 @@ class ArticleAdminTests(WagtailPageTestCase):
         body = body or every_block(self.model, self.source, self.endpoint, self.provider, self.extra)
         return nested_form_data({
             # English only: the form has no Spanish fields (Spanish is written in the translation workspace).
-            "title_en": "Every block", "slug_en": slug, "summary_en": "All blocks.", "body_en": body,
+            "title_en": "Every block", "slug_en": slug, "summary_en": rich_text("<p>All blocks.</p>"), "body_en": body,
             "publisher_disclosure_en": rich_text(""),
-            "show_meta_line": "on",
+            "show_meta_line": "on", "statement_policy": "mark",
             "page_sources": inline_formset([{"source": s.pk} for s in sources]),
         })
 

@@ -83,7 +83,7 @@ def test_provider_table_rows_sorted_with_dash_differences_and_footnotes(glm):
     assert "Swipetoseeallcolumns" in text
     assert "ProviderOutputspeed(tokens/s)Firstchunk(s)Δvsfastest" in text
     # leader row: name, footnotes 1 (measurement source) and 2 (price source), values, differences
-    assert "Baseten(Fast)12283.40.90+230ms94.18%-4.6pp$2.10/$6.602" in text
+    assert "Baseten(Fast)12283.40.90+230ms94.18%−4.6pp$2.10/$6.602" in text
     # Together AI has no accuracy value: a dash in the value and the difference column, no price
     assert "TogetherAI1164.30.670ms——" in text
     # tie at 150.4: Baseten standard was listed before Z.ai by the source

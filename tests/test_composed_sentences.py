@@ -91,10 +91,10 @@ def test_the_chatbot_list_is_built_from_admin_form_data_alone(editor, demo_site,
     flash = LanguageModel.objects.get(slug="glm-5-3-flash")
     run = Source.objects.get(kind=Source.Kind.FIRST_PARTY)
     data = nested_form_data({
-        "title_en": "Chatbot hosts", "slug_en": "chatbot-hosts", "summary_en": "",
+        "title_en": "Chatbot hosts", "slug_en": "chatbot-hosts", "summary_en": rich_text(""),
         "body_en": streamfield([("provider_list", chatbot_list(flash, run)), ("leaderboard", leaderboard(flash, run))]),
         "publisher_disclosure_en": rich_text(""),
-        "show_meta_line": "", "page_sources": inline_formset([{"source": run.pk}]),
+        "show_meta_line": "", "statement_policy": "mark", "page_sources": inline_formset([{"source": run.pk}]),
         "action-publish": "action-publish",
     })
     response = editor.post(f"/admin/pages/add/articles/articlepage/{demo_site.pk}/", data)

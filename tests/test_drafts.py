@@ -21,7 +21,7 @@ def empty_data_blocks():
                             "name_style": "short", "show_api_model": "", "cite_sources": "on", "caption": ""}),
         ("bar_chart", {"model": "", "source": "", "metric": "output_speed_median", "name_style": "short", "note": ""}),
         ("provider_cards", {"metric": "output_speed_median", "models": _list([{"model": "", "source": ""}]),
-                            "cards": _list([{"provider": "", "summary": "", "strengths": rich_text(""),
+                            "cards": _list([{"provider": "", "summary": rich_text(""), "strengths": rich_text(""),
                                              "limitations": rich_text("")}])}),
         ("provider_list", {"model": "", "source": "", "pattern": "custom", "parts": _list([
             {"field": "tps_p95", "before_en": "", "after_en": "", "unit": "auto",
@@ -36,9 +36,9 @@ def empty_data_blocks():
 
 def page_form(body, slug="draft-blocks", action=None):
     data = nested_form_data({
-        "title_en": "Draft with empty blocks", "slug_en": slug, "summary_en": "", "body_en": body,
+        "title_en": "Draft with empty blocks", "slug_en": slug, "summary_en": rich_text(""), "body_en": body,
         "publisher_disclosure_en": rich_text(""),
-        "show_meta_line": "on",
+        "show_meta_line": "on", "statement_policy": "mark",
         "page_sources": inline_formset([]),
     })
     if action:

@@ -46,10 +46,10 @@ def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(c
     listed = list(page.page_sources.order_by("sort_order"))
     # The editor publishes from the page form (English fields only; the Spanish body follows it)…
     data = nested_form_data({
-        "title_en": page.title_en, "slug_en": page.slug_en, "summary_en": "",
+        "title_en": page.title_en, "slug_en": page.slug_en, "summary_en": rich_text(""),
         "body_en": streamfield([("provider_table", table_form(glm)), ("sources", {"heading": ""})]),
         "publisher_disclosure_en": rich_text(""),
-        "show_meta_line": "on",
+        "show_meta_line": "on", "statement_policy": "mark",
         "page_sources": inline_formset([{"id": item.pk, "source": item.source_id} for item in listed],
                                        initial=len(listed)),
         "action-publish": "action-publish",
