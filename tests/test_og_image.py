@@ -140,3 +140,12 @@ def test_a_stored_image_is_served_without_rendering(client, settings):
     settings.ARTICLE_PRERENDER = False
     live = client.get(page.url + "og.png")
     assert live[HEADER] == "live" and live.content == stored  # the same image a live render draws
+
+
+def test_an_archived_version_links_no_image_of_todays_figures(client):
+    from tests.versions_support import ago, as_of, versioned_article
+
+    article = versioned_article(glm_data())  # a provider table: the current page has an image
+    assert meta(head(client, article.url), "og:image") is not None
+    soup = head(client, as_of(article, ago(minutes=30)))
+    assert meta(soup, "og:image") is None and meta(soup, "twitter:card") == "summary"
