@@ -17,7 +17,7 @@ from functools import wraps
 
 from django.conf import settings
 from django.db.models import F, Func, JSONField, Value
-from django.http import Http404, HttpResponsePermanentRedirect
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect
 from django.template.response import TemplateResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from wagtail.contrib.routable_page.models import re_path
 
 from localized.alternates import has_language_version, translated_url
 
-from . import downloads
+from . import downloads, og_image
 from .figures import page_figures
 from .prerender import HEADER, stored_copies, stored_copy
 
@@ -170,6 +170,18 @@ class ArticleDataRoutesMixin:
         name = downloads.file_name(self, downloads.block_file_suffix(child), "csv")
         return _said(downloads.csv_response(rows, name), stored)
 
+    # …/<slug>/og.png: config/urls.py hands this dotted address to Wagtail's serve (its own pattern takes
+    # only word characters before each "/"), and the page routes it here as "og.png/".
+    @re_path(r"^og\.png/$", name="og_image")
+    def og_image_png(self, request):
+        """The lead chart as a PNG (articles/og_image.py): the stored one while the copy is exact."""
+        self._require_language_version(request)
+        stored = self._stored(request, "og_image")
+        image = bytes(stored.og_image) if stored is not None else og_image.png(self)
+        if not image:  # no chart on the article (a stored copy holds b"" then)
+            raise Http404("no chart on this article")
+        return _said(HttpResponse(image, content_type="image/png"), stored)
+
     def get_cached_paths(self):
         # Every cached URL of the article in the active language (cache_purge.page_urls asks in each):
         # the page, its data page and the files, so a CDN purge reaches them all.
@@ -178,4 +190,6 @@ class ArticleDataRoutesMixin:
         paths += [
             f"{base}csv/{child.id}/" for child in self.body if child.id and downloads.offers_download(child.block)
         ]
+        if og_image.has_image(self):
+            paths.append(og_image.PATH)
         return paths

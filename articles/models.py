@@ -142,7 +142,7 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     # The change log reads its page number.
     query_parameters = {
         "article": (), "data_trail": (), "figures_csv": (), "figures_json": (), "block_csv": (),
-        "changes": ("page",), "changes_feed": (), "as_of": (),
+        "changes": ("page",), "changes_feed": (), "as_of": (), "og_image": (),
     }
 
     class Meta:
@@ -279,6 +279,18 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         # A listing needs only the statements' models, not the whole body's data.
         data = self.__dict__.get("page_data") or PageData(page=self, as_of=self.held_as_of)
         return checked_plain_text(summary, data)
+
+    def has_og_image(self):
+        """Whether the article has a lead chart for og:image (from the stored body alone: no query)."""
+        from .og_image import has_image
+
+        return has_image(self)
+
+    def og_image_meta(self):
+        """{url, alt, width, height} of the Open Graph image (articles/og_image.py), or None."""
+        from .og_image import meta
+
+        return meta(self)
 
     def dataset_json_ld(self):
         """schema.org Dataset for the figures this page prints (articles/dataset_ld.py)."""

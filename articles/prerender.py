@@ -55,6 +55,8 @@ class PrerenderedArticle(models.Model):
     figures_csv = models.TextField()
     figures_json = models.TextField()
     block_csvs = models.JSONField()  # {block id: [file name, CSV]} for each table, chart and leaderboard
+    # The Open Graph PNG of the lead chart (articles/og_image.py); empty: the article has no chart.
+    og_image = models.BinaryField(default=b"", blank=True)
     rendered_at = models.DateTimeField()
     valid_until = models.DateTimeField()
 

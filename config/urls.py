@@ -1,8 +1,9 @@
 from django.conf import settings
 from django.conf.urls.i18n import i18n_patterns
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from wagtail import urls as wagtail_urls
+from wagtail import views as wagtail_views
 from wagtail.admin import urls as wagtailadmin_urls
 from wagtail.contrib.sitemaps.views import sitemap
 from wagtail.documents import urls as wagtaildocs_urls
@@ -36,8 +37,12 @@ if settings.DEBUG:
 # according to the browser's Accept-Language.
 # The site-wide feed of figure changes has a translated address (/en/changes/feed/, /es/cambios/feed/),
 # ahead of Wagtail's catch-all: a page slugged "changes" at the top could not have a "feed" child anyway.
+# An article's Open Graph image, /<lang>/<slug>/og.png: Wagtail's pattern serves only paths of word
+# characters and hyphens ending in "/", so this one hands the dotted path to Wagtail's serve, and the
+# article's "og_image" route answers it (articles/data_routes.py).
 urlpatterns += i18n_patterns(
     path(_("changes/feed/"), SiteChangesFeed(), name="changes_feed"),
+    re_path(r"^((?:[\w\-]+/)+og\.png)$", wagtail_views.serve, name="article_og_image"),
     path("", include(wagtail_urls)),
     prefix_default_language=True,
 )

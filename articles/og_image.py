@@ -1,0 +1,254 @@
+"""The article's Open Graph image: a 1200×630 PNG of its lead chart, drawn from the figures the page prints.
+
+The lead chart is the body's first bar chart or, without one, its first provider table (its sort
+metric). Bars, names and values come from the block's own compute() through the page's PageData, so
+the image shows exactly the names, numbers (formatted in the page language) and bar lengths of the
+page; the footer names the sources and the newest snapshot date, as the provenance control does.
+
+The PNG is stored with the article's rendering (articles/data_route_copies.py) and served at
+…/<slug>/og.png (articles/data_routes.py); the head links it from the cached, pre-rendered part
+(templates/articles/includes/article_head.html), so the address is absolute from the Site's root URL.
+
+Pillow's default font (ImageFont.load_default) covers ASCII and a few signs only: the Spanish accents,
+the page's thin spaces and minus signs are drawn from ASCII pieces (_pieces) rather than as boxes.
+"""
+
+import io
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 1200, 630
+PATH = "og.png"  # after the page's URL; config/urls.py routes it (a dotted name Wagtail's own pattern refuses)
+LEAD_TYPES = ("bar_chart", "provider_table")  # in order of preference
+PAD = 56
+MAX_ROWS = 8  # more do not fit legibly; the image then says how many more the page lists
+NAME_WIDTH, VALUE_WIDTH = 300, 170
+BAR_X = PAD + NAME_WIDTH + 10
+BAR_MAX = WIDTH - PAD - VALUE_WIDTH - BAR_X
+ROWS_TOP, ROWS_BOTTOM = 172, 530
+INK, MUTED, BAR, STALE_BAR, RULE = "#1a202c", "#4a5568", "#2b6cb0", "#a0aec0", "#cbd5e0"
+
+
+@dataclass
+class Bar:
+    name: str
+    text: str
+    share: Decimal  # the bar's length as a fraction of the longest, as the page draws it
+    stale: bool
+    measurement: object
+
+
+def has_image(page):
+    """Whether the article in the active language has a lead chart; reads only the stored body (no query)."""
+    return any(item["type"] in LEAD_TYPES for item in page.body.raw_data)
+
+
+def lead_block(page):
+    for block_type in LEAD_TYPES:
+        child = page.body.first_block_by_name(block_type)
+        if child is not None:
+            return child
+    return None
+
+
+def chart_bars(child, data):
+    """(caption, [Bar]) of a bar chart or a provider table, from the block's computed figures."""
+    if child.block_type == "bar_chart":
+        chart = child.value.compute(data)
+        bars = [Bar(bar["name"], bar["text"], Decimal(bar["percent"]) / 100, bar["stale"], bar["measurement"])
+                for bar in chart["bars"]]
+        return chart["caption"], bars
+    return table_bars(child.value, data)
+
+
+def table_bars(value, data):
+    from benchmarks.formatting import format_metric
+    from benchmarks.metrics import get_metric
+
+    table = value.compute(data)
+    metric = get_metric(value["sort_metric"])
+    found = []
+    for row in table["rows"]:
+        cell = next((cell for cell in row["cells"] if "measurement" in cell and cell["figure"].metric == metric.key),
+                    None)
+        if cell is not None:  # the sort column as the table prints it
+            found.append((row["name"], cell["text"], cell["measurement"], cell["stale"]))
+        else:  # sorted by a metric it does not show: formatted as a table cell would be
+            measurement = data.value(row["endpoint"], metric.key, value["source"])
+            text = format_metric(metric, measurement.value if measurement else None)
+            found.append((row["name"], text, measurement, data.is_stale(measurement)))
+    # Scaled as a bar chart is: the longest bar is the largest value.
+    scale = max((m.value for _n, _t, m, _s in found if m is not None), default=Decimal(0))
+    bars = [Bar(name, text, (m.value / scale) if m is not None and scale else Decimal(0), stale, m)
+            for name, text, m, stale in found]
+    shown = (value.get("caption") or "").strip() or _("Providers of %(model)s") % {"model": table["model"].name}
+    return f"{metric.label} · {shown}", bars
+
+
+def chart(page):
+    """What the image shows, or None when the article has no chart: {title, caption, bars, footer}."""
+    child = lead_block(page)
+    if child is None:
+        return None
+    caption, bars = chart_bars(child, page.page_data)
+    rows = [bar.measurement for bar in bars if bar.measurement is not None]
+    # The publisher ("Artificial Analysis"): the source's full name adds its title, in English, and
+    # would crowd the date out of the footer.
+    sources = list(dict.fromkeys(row.snapshot.source.publisher for row in rows))
+    footer = ""
+    if rows:
+        from articles.templatetags.article_tags import (
+            _date_in_words,  # the date as a figure's trail prints it
+        )
+
+        footer = _("Source: %(sources)s · measured %(date)s") % {
+            "sources": ", ".join(sources), "date": _date_in_words(max(row.snapshot.measured_at for row in rows)),
+        }
+    return {"title": page.title, "caption": caption, "bars": bars, "footer": footer}
+
+
+def meta(page):
+    """The head's og:image facts ({url, alt, width, height}), or None for an article without a chart."""
+    if not has_image(page):
+        return None
+    url = page.get_full_url()
+    if not url:
+        return None
+    drawn = chart(page)
+    return {"url": url.rstrip("/") + "/" + PATH, "alt": drawn["caption"], "width": WIDTH, "height": HEIGHT}
+
+
+def png(page):
+    """The PNG bytes of the article's lead chart in the active language, or None without one."""
+    drawn = chart(page)
+    return None if drawn is None else draw(drawn)
+
+
+def draw(drawn):
+    image = Image.new("RGB", (WIDTH, HEIGHT), "white")
+    canvas = ImageDraw.Draw(image)
+    title, caption, row_font, footer = (ImageFont.load_default(size=size) for size in (44, 28, 26, 22))
+    write(canvas, (PAD, 44), fit(drawn["title"], title, WIDTH - 2 * PAD), title, INK)
+    write(canvas, (PAD, 112), fit(drawn["caption"], caption, WIDTH - 2 * PAD), caption, MUTED)
+    bars = drawn["bars"]
+    if not bars:
+        write(canvas, (PAD, ROWS_TOP + 20), _("No published measurements for this model yet."), row_font, MUTED)
+    shown = bars[:MAX_ROWS]
+    height = min(60, (ROWS_BOTTOM - ROWS_TOP) // max(len(shown), 1))
+    thickness = max(8, int(height * 0.62))
+    for index, bar in enumerate(shown):
+        top = ROWS_TOP + index * height
+        middle = top + height // 2
+        write(canvas, (PAD, middle), fit(bar.name, row_font, NAME_WIDTH), row_font, INK, anchor="lm")
+        length = bar_length(bar.share)
+        if length:
+            canvas.rectangle([BAR_X, middle - thickness // 2, BAR_X + length - 1, middle + thickness // 2 - 1],
+                             fill=STALE_BAR if bar.stale else BAR)
+        write(canvas, (BAR_X + length + 12, middle), bar.text, row_font, INK, anchor="lm")
+    if len(bars) > len(shown):
+        more = _("+%(n)s more on the page") % {"n": len(bars) - len(shown)}
+        write(canvas, (BAR_X, ROWS_TOP + len(shown) * height + 4), more, footer, MUTED)
+    canvas.line([PAD, HEIGHT - 74, WIDTH - PAD, HEIGHT - 74], fill=RULE, width=2)
+    site = _("LLM API Benchmarks")
+    site_width = text_width(site, footer)
+    write(canvas, (PAD, HEIGHT - 50), fit(drawn["footer"], footer, WIDTH - 3 * PAD - site_width), footer, MUTED)
+    write(canvas, (WIDTH - PAD - site_width, HEIGHT - 50), site, footer, MUTED)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def bar_length(share):
+    """Pixels for a bar of `share` (0–1) of the longest; a non-zero value keeps a visible sliver."""
+    if share <= 0:
+        return 0
+    return max(2, round(BAR_MAX * float(min(share, Decimal(1)))))
+
+
+# --- text with the default font -------------------------------------------------------------------
+
+SPACES = {" ": 1.0, "\u00a0": 1.0, "\u2007": 1.0, "\u202f": 0.5, "\u2009": 0.5}  # share of a space
+SUBSTITUTES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-", "\u00d7": "x",
+               "\u2192": "->", "\u0394": "D"}
+# Accents drawn over an ASCII base letter: acute and grave as strokes (the font's own "´" and "`" sit
+# at cap height whatever the letter), the others as the ASCII glyph of the same shape.
+MARKS = {"\u0301": "acute", "\u0300": "grave", "\u0302": "^", "\u0303": "~", "\u0308": ".."}
+INVERTED = {"\u00bf": "?", "\u00a1": "!"}
+
+
+def _pieces(text):
+    """(glyph text, accent or "", space share or None, inverted) per character the font can draw."""
+    for char in text:
+        if char in SPACES:
+            yield " ", "", SPACES[char], False
+        elif char in INVERTED:
+            yield INVERTED[char], "", None, True
+        elif char in SUBSTITUTES:
+            yield SUBSTITUTES[char], "", None, False
+        elif ord(char) < 128:
+            yield char, "", None, False
+        else:
+            base, *marks = unicodedata.normalize("NFD", char)
+            accent = "".join(MARKS.get(mark, "") for mark in marks)
+            yield (base if ord(base) < 128 else char), accent, None, False
+
+
+def text_width(text, font):
+    return sum(font.getlength(glyph) * (share if share is not None else 1)
+               for glyph, _accent, share, _inverted in _pieces(text))
+
+
+def fit(text, font, width):
+    """`text`, cut with "…" to fit `width` pixels."""
+    if text_width(text, font) <= width:
+        return text
+    while text and text_width(text + "…", font) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def write(canvas, xy, text, font, fill, anchor="la"):
+    """Draw `text` with its top-left (anchor "la") or middle-left ("lm") at xy."""
+    x, y = xy
+    ascent, descent = font.getmetrics()
+    top = y if anchor == "la" else y - (ascent + descent) // 2
+    for glyph, accent, share, inverted in _pieces(text):
+        advance = font.getlength(glyph) * (share if share is not None else 1)
+        if share is not None:
+            x += advance
+            continue
+        if inverted:
+            _draw_inverted(canvas, (x, top), glyph, font, fill)
+        else:
+            canvas.text((x, top), glyph, font=font, fill=fill)
+        if accent:
+            _draw_accent(canvas, x, top, glyph, accent, font, fill)
+        x += advance
+
+
+def _draw_accent(canvas, x, top, glyph, accent, font, fill):
+    left, glyph_top, right, _bottom = font.getbbox(glyph)
+    if glyph in "ij":  # the dot gives way to the accent (as the dotless letter would)
+        canvas.rectangle([x + left, top + glyph_top, x + right, top + glyph_top + font.size // 6], fill="white")
+    centre, base = x + (left + right) / 2, top + glyph_top - max(2, font.size // 14)
+    if accent in ("acute", "grave"):
+        rise, run = font.size // 5, font.size // 10
+        start, end = (centre - run, base), (centre + run, base - rise)
+        if accent == "grave":
+            start, end = (centre - run, base - rise), (centre + run, base)
+        canvas.line([start, end], fill=fill, width=max(2, font.size // 14))
+        return
+    mark_left, _mark_top, mark_right, mark_bottom = font.getbbox(accent)
+    canvas.text((centre - (mark_left + mark_right) / 2, base - mark_bottom), accent, font=font, fill=fill)
+
+
+def _draw_inverted(canvas, xy, glyph, font, fill):
+    ascent, descent = font.getmetrics()
+    width = max(1, round(font.getlength(glyph)))
+    mask = Image.new("L", (width, ascent + descent))
+    ImageDraw.Draw(mask).text((0, 0), glyph, font=font, fill=255)
+    canvas.bitmap((round(xy[0]), round(xy[1])), mask.rotate(180), fill=fill)
