@@ -166,9 +166,9 @@ class ArticleDataRoutesMixin:
         child = downloads.find_block(body, block_id)
         if child is None:
             raise Http404("no table, chart or leaderboard with this id on the article")
-        rows = downloads.body_rows(body, self.page_data, only=block_id)
         name = downloads.file_name(self, downloads.block_file_suffix(child), "csv")
-        return _said(downloads.csv_response(rows, name), stored)
+        text = downloads.block_csv(body, self.page_data, child)
+        return _said(downloads.download_response(text, "text/csv", name), stored)
 
     def get_cached_paths(self):
         # Every cached URL of the article in the active language (cache_purge.page_urls asks in each):
