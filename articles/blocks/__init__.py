@@ -20,6 +20,7 @@ from .picks import PicksTableBlock
 from .provider_cards import ProviderCardsBlock
 from .provider_list import EndpointListBlock, ProviderListBlock
 from .provider_table import ProviderTableBlock
+from .trend_chart import TrendChartBlock
 
 RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code", "dataref", "statement"]
 
@@ -44,6 +45,7 @@ class ArticleBodyBlock(blocks.StreamBlock):
     picks_table = PicksTableBlock()
     provider_table = ProviderTableBlock()
     bar_chart = BarChartBlock()
+    trend_chart = TrendChartBlock()
     provider_cards = ProviderCardsBlock()
     provider_list = ProviderListBlock()
     endpoint_list = EndpointListBlock()
@@ -65,4 +67,5 @@ __all__ = [
     "ProviderCardsBlock",
     "ProviderListBlock",
     "ProviderTableBlock",
+    "TrendChartBlock",
 ]
