@@ -108,3 +108,8 @@ def test_the_chart_names_the_frontier_and_the_table_and_csv_hold_the_same_points
     assert [(r[0].split(" · ")[0], f"${Decimal(r[1]):.2f}", r[2], r[3]) for r in reader[1:]] == [
         tuple(row) for row in rows]
     assert all("Speed probe" in r[4] and "Price lists" in r[4] for r in reader[1:])
+    spanish = client.get(page.url.replace("/en/", "/es/", 1).replace(page.slug_en, page.slug_es)).text
+    words = " ".join(visible_text(spanish).split())
+    assert "Velocidad de salida (tokens/s) frente a Precio por 1M de tokens de salida (USD) · Scatter 1" in words
+    assert "Tabla de datos" in words and "En la frontera" in words and "Sin representar (falta un valor): Hotel" in words
+    assert re.findall(r'<text class="scatter-label"[^>]*>([^<]+)</text>', spanish) == ["Alpha", "Bravo", "Echo", "Foxtrot"]

@@ -157,3 +157,16 @@ def test_ticks_are_round_and_labels_do_not_overlap():
     assert nice_ticks(Decimal("0.67"), Decimal("2.51")) == [Decimal(n) for n in ("0.5", "1", "1.5", "2", "2.5", "3")]
     placed = spread([100, 102, 300], gap=14, lo=16, hi=292)
     assert placed[1] - placed[0] >= 14 and placed[2] <= 292 and placed[2] - placed[1] >= 14
+
+
+def test_the_data_page_and_the_article_files_list_every_plotted_point(client):
+    data = glm_data()
+    three_days(data)
+    page = make_article([{"type": "trend_chart", "value": trend(data)}], sources=[data["source"]])
+    rows = list(csv.DictReader(io.StringIO(client.get(page.url + "data/csv/").content.decode())))
+    assert len(rows) == 12 and {row["block"] for row in rows} == {"Trend chart · GLM-5.3 (block 1)"}
+    assert all(row["source"] == "Artificial Analysis · GLM-5.3 providers" for row in rows)
+    assert sorted(row["value"] for row in rows if row["endpoint"].startswith("Z.ai")) == ["139.5", "148.0", "150.4"]
+    assert len(client.get(page.url + "data/json/").json()["figures"]) == 12
+    trail = client.get(page.url + "data/")
+    assert trail.status_code == 200 and "139.5" in trail.text
