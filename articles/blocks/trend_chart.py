@@ -67,7 +67,8 @@ class TrendChartValue(blocks.StructValue):
         return self.get("days") or DEFAULT_DAYS
 
     def points(self, data, metric):
-        """{endpoint id: (endpoint, [measurement…])} oldest first, and the endpoints best last value first."""
+        """[(endpoint, [measurement…] oldest first)], the endpoint with the best latest value first (the
+        order of the names at the lines' ends and of the data table on each date)."""
         series = {}
         for row in data.trend_rows(self["model"], self["source"], metric.key, self.days()):
             series.setdefault(row.endpoint_id, (row.endpoint, []))[1].append(row)
