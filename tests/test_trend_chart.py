@@ -170,3 +170,22 @@ def test_the_data_page_and_the_article_files_list_every_plotted_point(client):
     assert len(client.get(page.url + "data/json/").json()["figures"]) == 12
     trail = client.get(page.url + "data/")
     assert trail.status_code == 200 and "139.5" in trail.text
+
+
+@pytest.mark.usefixtures("without_page_cache")
+def test_the_stored_rendering_serves_the_same_points_file(client, settings):
+    from articles.prerender import HEADER
+    from articles.tasks import prerender_due
+
+    data = glm_data()
+    three_days(data)
+    settings.ARTICLE_PRERENDER = True
+    page = make_article([{"type": "trend_chart", "value": trend(data)}], sources=[data["source"]])
+    prerender_due()
+    [link] = LINK.findall(client.get(page.url).text)
+    stored = client.get(link)
+    settings.ARTICLE_PRERENDER = False
+    live = client.get(link)
+    assert (stored[HEADER], live[HEADER]) == ("stored", "live")
+    assert stored.content == live.content
+    assert stored.content.decode().splitlines()[0] == "date,endpoint,value,snapshot id,corrected"
