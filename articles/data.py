@@ -8,6 +8,7 @@ of queries, however many blocks or providers there are.
 from collections import defaultdict
 from functools import cached_property
 
+from articles.charts.data import TrendDataMixin
 from benchmarks.metrics import get_metric
 from benchmarks.models import Measurement, Price
 from benchmarks.querysets import rank_rows
@@ -75,7 +76,7 @@ class WindowMixin:
         ]
 
 
-class PageData(WindowMixin):
+class PageData(WindowMixin, TrendDataMixin):
     def __init__(self, page=None, blocks=(), as_of=None, page_sources=None):
         self.page = page
         self.blocks = blocks
@@ -249,6 +250,7 @@ class PageData(WindowMixin):
 
         moments = [measurement_stale_after(row) for row in self.measurements]
         moments += [price_stale_after(price) for price in self.prices.values()]
+        moments += self.trend_changes()
         windows = _windows(self.blocks)
         if windows:
             moments += [row.snapshot.measured_at + timedelta(hours=h) for row in self.window_rows for h in windows]

@@ -24,7 +24,7 @@ def render_data_routes(page, request):
     for child in body:
         if child.id and downloads.offers_download(child.block) and child.id not in blocks:  # the first, as find_block
             name = downloads.file_name(page, downloads.block_file_suffix(child), "csv")
-            blocks[child.id] = [name, downloads.as_csv(downloads.body_rows(body, page.page_data, only=child.id))]
+            blocks[child.id] = [name, downloads.block_csv(body, page.page_data, child)]
     return {
         "data_html": render_to_string(
             DATA_PAGE_TEMPLATE, {"page": page, "figures": page_figures(body, page.page_data)}, request

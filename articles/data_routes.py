@@ -166,9 +166,9 @@ class ArticleDataRoutesMixin:
         child = downloads.find_block(body, block_id)
         if child is None:
             raise Http404("no table, chart or leaderboard with this id on the article")
-        rows = downloads.body_rows(body, self.page_data, only=block_id)
         name = downloads.file_name(self, downloads.block_file_suffix(child), "csv")
-        return _said(downloads.csv_response(rows, name), stored)
+        text = downloads.block_csv(body, self.page_data, child)
+        return _said(downloads.download_response(text, "text/csv", name), stored)
 
     # …/<slug>/og.png: config/urls.py hands this dotted address to Wagtail's serve (its own pattern takes
     # only word characters before each "/"), and the page routes it here as "og.png/".

@@ -126,6 +126,16 @@ def find_block(blocks, block_id):
     return next((child for child in blocks if child.id == block_id and offers_download(child.block)), None)
 
 
+def block_csv(body, data, child):
+    """The CSV text of one block's file. A block with its own columns (`csv_table`: a trend chart's
+    date, endpoint, value, snapshot and correction per plotted point) writes those; others their figures."""
+    own = getattr(child.block, "csv_table", None)
+    if own is not None and not child.block.missing_fields(child.value):
+        columns, cells = own(child.value, data)
+        return csv_text(columns, cells)
+    return as_csv(body_rows(body, data, only=child.id))
+
+
 def headers():
     return [
         _("block"), _("figure"), _("endpoint"), _("metric"), _("value"), _("full precision"), _("unit"),

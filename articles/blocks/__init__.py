@@ -20,6 +20,8 @@ from .picks import PicksTableBlock
 from .provider_cards import ProviderCardsBlock
 from .provider_list import EndpointListBlock, ProviderListBlock
 from .provider_table import ProviderTableBlock
+from .scatter import PriceSpeedScatterBlock
+from .trend_chart import TrendChartBlock
 
 RICH_TEXT_FEATURES = ["h3", "bold", "italic", "link", "ol", "ul", "code", "dataref", "statement"]
 
@@ -44,6 +46,8 @@ class ArticleBodyBlock(blocks.StreamBlock):
     picks_table = PicksTableBlock()
     provider_table = ProviderTableBlock()
     bar_chart = BarChartBlock()
+    trend_chart = TrendChartBlock()
+    price_speed_scatter = PriceSpeedScatterBlock()
     provider_cards = ProviderCardsBlock()
     provider_list = ProviderListBlock()
     endpoint_list = EndpointListBlock()
@@ -64,5 +68,7 @@ __all__ = [
     "PicksTableBlock",
     "ProviderCardsBlock",
     "ProviderListBlock",
+    "PriceSpeedScatterBlock",
     "ProviderTableBlock",
+    "TrendChartBlock",
 ]
