@@ -48,10 +48,11 @@ def has_image(page):
 
 
 def lead_block(page):
+    """The first complete chart (else table): a draft's block still being filled in has no figures."""
     for block_type in LEAD_TYPES:
-        child = page.body.first_block_by_name(block_type)
-        if child is not None:
-            return child
+        for child in page.body.blocks_by_name(block_type):
+            if not child.block.missing_fields(child.value):
+                return child
     return None
 
 
@@ -119,6 +120,8 @@ def meta(page):
     if not url:
         return None
     drawn = chart(page)
+    if drawn is None:
+        return None
     return {"url": url.rstrip("/") + "/" + PATH, "alt": drawn["caption"], "width": WIDTH, "height": HEIGHT}
 
 
