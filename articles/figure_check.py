@@ -69,9 +69,18 @@ class TypedFigure:
         return language_name(self.language)
 
     def message(self):
-        text = _(
-            "“%(typed)s” in %(place)s (%(language)s) looks like a figure (%(figures)s): insert it as a reference?"
-        ) % {
+        # A typed number is a figure to insert as a reference; words ("two of the current models",
+        # "tops the ranking") are a claim about the data, to check as a statement (or to reference).
+        if any(character.isdigit() for character in self.typed):
+            template = _(
+                "“%(typed)s” in %(place)s (%(language)s) looks like a figure (%(figures)s): insert it as a reference?"
+            )
+        else:
+            template = _(
+                "“%(typed)s” in %(place)s (%(language)s) is a claim about the data (%(figures)s): make it a checked "
+                "statement or a data reference?"
+            )
+        text = template % {
             "typed": self.typed,
             "place": self.place,
             "language": self.language_name,

@@ -163,3 +163,12 @@ def test_in_a_sentence_with_several_claims_each_provider_has_the_models_named_af
         "ranking claim about Baseten", "Baseten (Fast) · DeepSeek V4.1 · Output speed: rank 1 of 2"]
     assert evidence(findings, "en", "Z.ai") == [
         "ranking claim about Z.ai", "Z.ai · GLM-5.3 · Output speed: rank 3 of 4"]
+
+
+def test_a_ranking_claim_is_offered_as_a_checked_statement_not_as_a_figure():
+    from articles.figure_check import TypedFigure
+
+    claim = TypedFigure("en", "Paragraph (block 3)", "tops the speed ranking", ["Baseten (Fast): 1st on GLM-5.3"])
+    figure = TypedFigure("en", "Paragraph (block 3)", "283.4", ["Baseten (Fast) · output speed"])
+    assert "make it a checked statement or a data reference?" in claim.message()
+    assert "insert it as a reference?" in figure.message()
