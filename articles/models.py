@@ -271,10 +271,10 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     def summary_text(self):
         """The summary as plain text, each statement's words kept while its claim holds and left out
         once the data no longer bears it out (whatever the page's policy: a description has no mark)."""
-        from articles.statements.markup import checked_plain_text
+        from articles.statements.markup import checked_plain_text, has_statements
 
         summary = self.summary or ""
-        if 'linktype="statement"' not in summary:
+        if not has_statements(summary):
             return checked_plain_text(summary, None)
         # A listing needs only the statements' models, not the whole body's data.
         data = self.__dict__.get("page_data") or PageData(page=self, as_of=self.held_as_of)

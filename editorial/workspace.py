@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from localized.segments import RICH, Segment, is_blank, with_aliases, without_block_keys
+from localized.segments import RICH, Segment, is_blank, rich_text_source, with_aliases, without_block_keys
 
 from . import richtext_tokens
 from .held import held_view, is_held, live_object, live_sources
@@ -44,9 +44,9 @@ STATUS_LABELS = {
 def is_outdated(based_on, source):
     """Whether Spanish written for the English `based_on` no longer translates `source` (the English
     as segments give it). Draftail's block keys are not text (segments.without_block_keys)."""
-    based = without_block_keys(based_on)
-    if source.startswith("<p>") and based.strip() and not based.lstrip().startswith("<"):
-        based = f"<p>{based}</p>"  # bare text of a field that became rich text (segments.rich_text_source)
+    # A rich source (markup) is compared as segments give rich text, bare text of a field that
+    # became rich text included; a plain one as it is.
+    based = rich_text_source(based_on) if source.startswith("<") else without_block_keys(based_on)
     return based != source
 
 

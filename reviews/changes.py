@@ -1,7 +1,6 @@
 """Record what a newly published snapshot changed on the live pages, per page, language and place."""
 
 import logging
-from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
@@ -111,8 +110,11 @@ def record_changes(snapshot):
     published_at = snapshot.published_at
     if published_at is None:
         return change_set  # published before publication times were recorded: no moment to compare
-    items = []
+    items, hold_policy = [], set()
+    just_before = published_at - timedelta(microseconds=1)
     for page in live_articles():
+        if page.statement_policy == "hold":
+            hold_policy.add(page.pk)
         page_sources = None
         for lang, _name in settings.LANGUAGES:
             blocks = list(getattr(page, f"body_{lang}", None) or [])
@@ -123,9 +125,7 @@ def record_changes(snapshot):
             after = PageData(page=page, blocks=blocks, page_sources=page_sources, as_of=published_at)
             if not models & set(after.requirements[0]):
                 continue
-            before = PageData(
-                page=page, blocks=blocks, page_sources=page_sources, as_of=published_at - timedelta(microseconds=1)
-            )
+            before = PageData(page=page, blocks=blocks, page_sources=page_sources, as_of=just_before)
             # The figures first: rendering for new_sources() then numbers citations on the same data.
             for index, place, _key, kind, figure, old, new, named in differences(
                 blocks, before, after, lang
@@ -146,24 +146,18 @@ def record_changes(snapshot):
                 )
             # Broken statements come with their own items (listed first by the review).
             items.extend(broken_statement_items(page, lang, blocks, before, after, change_set))
-    holds = [item for item in items if isinstance(item, HoldPage)]
-    items = [item for item in items if not isinstance(item, HoldPage)]
+    # A "hold" page whose statement this snapshot broke keeps the data of just before it.
+    held = {item.page_id for item in items if item.kind == FigureChange.Kind.STATEMENT} & hold_policy
     with transaction.atomic():
         FigureChange.objects.bulk_create(items)
-        if holds:
-            hold_pages(holds)
+        if held:
+            hold_pages(held, just_before)
     log.info("snapshot %s changed %s figures on live pages", snapshot.pk, len(items))
     return change_set
 
 
-@dataclass(frozen=True)
-class HoldPage:
-    page_id: int
-    as_of: object
-
-
 def broken_statement_items(page, lang, blocks, before, after, change_set):
-    """Review items for statements the new data made false, and a hold for a "hold" page.
+    """Review items for statements the new data made false.
 
     Listed whatever their earlier state was when false now and true just before; a statement
     already false before was listed by the change that broke it."""
@@ -187,16 +181,14 @@ def broken_statement_items(page, lang, blocks, before, after, change_set):
                 old_text=describe_claim(statement.claim),
                 new_text=_("no longer matches the data: %(evidence)s") % {"evidence": evidence or "—"},
             ))
-    if found and page.statement_policy == "hold":
-        found.append(HoldPage(page.pk, before.as_of))
     return found
 
 
-def hold_pages(holds):
+def hold_pages(page_ids, as_of):
     """Keep each page on the data of the last moment its statements held (the first break wins)."""
     from articles.models import StatementHold
     from benchmarks.cache import invalidate_after_commit
 
-    for hold in holds:
-        StatementHold.objects.get_or_create(page_id=hold.page_id, defaults={"as_of": hold.as_of})
+    for page_id in page_ids:
+        StatementHold.objects.get_or_create(page_id=page_id, defaults={"as_of": as_of})
     invalidate_after_commit()

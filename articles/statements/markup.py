@@ -43,21 +43,16 @@ def statements_in_html(html):
     return found
 
 
-def strip_statements(html):
-    """The rich text without its checked statements (what the typed-figure check still reads)."""
-    return FIND_STATEMENT.sub(lambda m: "" if _statement_attrs(m) is not None else m.group(0), html or "")
-
-
-def plain_with_statements(html):
-    """The rich text with each statement's element unwrapped to its words (for plain-text uses)."""
-    return FIND_STATEMENT.sub(lambda m: m.group(2) if _statement_attrs(m) is not None else m.group(0), html or "")
+def has_statements(html):
+    """Whether a stored rich text may hold a statement (cheap: most texts hold none)."""
+    return f'linktype="{LINK_TYPE}"' in (html or "")
 
 
 def render_statements(html, page_data, policy=MARK):
     """The stored rich text with each statement replaced by what the page prints for it."""
     from .evaluate import evaluate
 
-    if "statement" not in (html or ""):
+    if not has_statements(html):
         return html
 
     def replace(match):
@@ -88,7 +83,7 @@ def checked_plain_text(html, page_data):
     """Plain text of a rich text whose false statements are dropped (a meta description, a listing)."""
     import html as html_module
 
-    text = render_statements(html, page_data, HIDE) if "statement" in (html or "") else (html or "")
+    text = render_statements(html or "", page_data, HIDE)
     text = re.sub(r"</p>\s*<p[^>]*>", " ", text)
     return " ".join(html_module.unescape(strip_tags(text)).split())
 
