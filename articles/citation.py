@@ -1,21 +1,24 @@
 """The "Cite this page" box: the permanent address of the version being read, its date, and citations
 ready to paste (APA-like and BibTeX).
 
-No access date of the reader's own is printed. The box is part of the article's stored rendering
-(articles/prerender.py) and of cached copies, which are served for hours or, for an archived version,
-a year: a date printed there would be the day it was rendered, not the day it was read. The address
-always shows the same version, so its date stands for what was read, and the citations give it as
-the date retrieved ("Retrieved <version date>", BibTeX's urldate).
+The reader's access date is filled in by the browser (static/articles/js/cite.js). The box is part of
+the article's stored rendering (articles/prerender.py) and of cached copies, which are served for hours
+or, for an archived version, a year: a date printed on the server would be the day it was rendered, not
+the day it was read. Without JavaScript the box says so and the citations give the version's date as
+the date retrieved (the address always shows that version); the script replaces it, in the access line,
+the APA text ("Retrieved …") and BibTeX's urldate, with the reader's today.
 """
 
 from django.utils import formats, translation
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from .versions import current_version_moment, format_moment, iso_moment
 
 BIBTEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
                   "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+RETRIEVED = "\ue010"  # where the APA text's retrieval date goes, so only that date is wrapped for the script
 BIBTEX_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -48,10 +51,13 @@ def citation(obj, live_page, moment, request=None):
         return None
     title, site = obj.title, _("LLM API Benchmarks")
     shown = _("%(date)s, %(time)s UTC") % {"date": _long_date(moment), "time": moment.strftime("%H:%M:%S")}
-    apa = _("%(site)s. (%(date)s). %(title)s (version of %(version)s). Retrieved %(retrieved)s, from %(url)s") % {
-        "site": site, "date": _apa_date(moment), "title": title, "version": shown,
-        "retrieved": _long_date(moment), "url": url,
+    apa_with_mark = _("%(site)s. (%(date)s). %(title)s (version of %(version)s). Retrieved %(retrieved)s, from %(url)s") % {
+        "site": site, "date": _apa_date(moment), "title": title, "version": shown, "retrieved": RETRIEVED, "url": url,
     }
+    apa = apa_with_mark.replace(RETRIEVED, _long_date(moment))
+    retrieved_html = format_html('<time class="cite-retrieved" datetime="{}">{}</time>', f"{moment:%Y-%m-%d}",
+                                 _long_date(moment))
+    apa_html = mark_safe(escape(apa_with_mark).replace(RETRIEVED, retrieved_html))  # noqa: S308 (escaped above)
     language = (translation.get_language() or "en")[:2]
     fields = [
         ("author", f"{{{{{bibtex_escape(site)}}}}}"),
@@ -66,12 +72,18 @@ def citation(obj, live_page, moment, request=None):
     opening = f"@misc{{llmbench-{obj.pk}-{language}-{format_moment(moment)},"
     bibtex = "\n".join([opening, *(f"  {name} = {value}," for name, value in fields), "}"])
     # The field names are BibTeX's own (English) words: marked so, the Spanish page reads them as such.
+    # The access date the script fills in: BibTeX's urldate, wrapped so it can find it.
+    shown_fields = [
+        (name, format_html('{{<span class="cite-urldate">{}</span>}}', f"{moment:%Y-%m-%d}") if name == "urldate"
+         else value)
+        for name, value in fields
+    ]
     bibtex_html = format_html(
         "{}\n{}\n}}", opening,
-        format_html_join("\n", '  <span lang="en">{}</span> = {},', fields),
+        format_html_join("\n", '  <span lang="en">{}</span> = {},', shown_fields),
     )
-    return {"url": url, "iso": iso_moment(moment), "shown": shown, "apa": apa, "bibtex": bibtex,
-            "bibtex_html": bibtex_html}
+    return {"url": url, "iso": iso_moment(moment), "shown": shown, "apa": apa, "apa_html": apa_html,
+            "bibtex": bibtex, "bibtex_html": bibtex_html}
 
 
 def page_citation(page, request=None):

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from .test_change_log import ARTICLE_EN, correct_a_shown_speed
+from .test_change_log import ARTICLE_EN, ARTICLE_ES, correct_a_shown_speed
 
 pytestmark = pytest.mark.browser
 
@@ -60,3 +60,25 @@ def test_an_as_of_address_shows_the_value_before_a_correction_and_leads_to_the_c
     time.sleep(1.1)
     page.goto(urlsplit(cited).path)  # the site's own address (its root URL), here served by the live server
     assert shows(figures(page), new)
+
+
+@pytest.mark.parametrize(("address", "today_words"), [(ARTICLE_EN, "%B %-d, %Y"), (ARTICLE_ES, "%-d de")])
+def test_the_cite_box_gives_the_readers_own_access_date(page, address, today_words):
+    """The box is stored and cached for hours, so the date a reader accessed the page is the browser's
+    today, in the access line, the APA text and BibTeX's urldate (not the day it was rendered)."""
+    from datetime import date
+
+    today = date.today()
+    page.goto(address)
+    box = page.locator("section.cite-box")
+    access = box.locator(".cite-access time")
+    expect(access).to_have_attribute("datetime", today.isoformat())
+    if address == ARTICLE_EN:
+        expect(access).to_have_text(today.strftime(today_words))
+    else:  # Spanish words, no English month
+        expect(access).to_contain_text(today.strftime(today_words))
+        assert today.strftime("%B") not in access.inner_text()
+    box.locator("summary").click()
+    expect(box.locator(".cite-apa time.cite-retrieved")).to_have_attribute("datetime", today.isoformat())
+    expect(box.locator(".cite-apa time.cite-retrieved")).to_have_text(access.inner_text())
+    expect(box.locator(".cite-bibtex")).to_contain_text(f"urldate = {{{today.isoformat()}}}")
