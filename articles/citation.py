@@ -55,7 +55,7 @@ def citation(obj, live_page, moment, request=None):
         "site": site, "date": _apa_date(moment), "title": title, "version": shown, "retrieved": RETRIEVED, "url": url,
     }
     apa = apa_with_mark.replace(RETRIEVED, _long_date(moment))
-    retrieved_html = format_html('<time class="cite-retrieved" datetime="{}">{}</time>', f"{moment:%Y-%m-%d}",
+    retrieved_html = format_html('<time class="cite-retrieved" datetime="{}">{}</time>', iso_moment(moment),
                                  _long_date(moment))
     apa_html = mark_safe(escape(apa_with_mark).replace(RETRIEVED, retrieved_html))  # noqa: S308 (escaped above)
     language = (translation.get_language() or "en")[:2]
