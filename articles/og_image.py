@@ -86,8 +86,7 @@ def table_bars(value, data):
     scale = max((m.value for _n, _t, m, _s in found if m is not None), default=Decimal(0))
     bars = [Bar(name, text, (m.value / scale) if m is not None and scale else Decimal(0), stale, m)
             for name, text, m, stale in found]
-    shown = (value.get("caption") or "").strip() or _("Providers of %(model)s") % {"model": table["model"].name}
-    return f"{metric.label} · {shown}", bars
+    return f"{metric.label} · {table['caption']}", bars
 
 
 def chart(page):

@@ -18,7 +18,7 @@ def every_block(model, source, endpoint, provider, extra_source):
         ("heading", {"text": "Intro", "level": "h2", "anchor": ""}),
         ("paragraph", rich_text("<p>Plain words.</p>")),
         ("note", {"style": "note", "text": rich_text("<p>A note.</p>"), "citations": listblock([source.pk])}),
-        ("picks_table", {"caption": "", "rows": listblock([
+        ("picks_table", {"caption": rich_text(""), "rows": listblock([
             {"need": "fastest", "model": model.pk, "source": source.pk, "compare_with": endpoint.pk,
              "extra_citations": listblock([])},
         ])}),
@@ -27,10 +27,10 @@ def every_block(model, source, endpoint, provider, extra_source):
             "columns": listblock([{"field": "output_speed_median", "difference_to_leader": "on"},
                                   {"field": "price", "difference_to_leader": ""}]),
             "sort_metric": "output_speed_median", "name_style": "short", "show_api_model": "",
-            "cite_sources": "on", "caption": "",
+            "cite_sources": "on", "caption": rich_text(""),
         }),
         ("bar_chart", {"model": model.pk, "source": source.pk, "metric": "output_speed_median",
-                       "name_style": "short", "note": ""}),
+                       "name_style": "short", "note": rich_text("")}),
         ("provider_cards", {"metric": "output_speed_median",
                             "models": listblock([{"model": model.pk, "source": source.pk}]),
                             "cards": listblock([{"provider": provider.pk, "summary": rich_text(""),
@@ -138,7 +138,7 @@ class ArticleAdminTests(WagtailPageTestCase):
         zai_pricing = Source.objects.get(publisher="Z.ai")
         remaining = [item.source for item in page.page_sources.all() if item.source != zai_pricing]
         body = streamfield([
-            ("picks_table", {"caption": "", "rows": {"count": 1, "0-deleted": "", "0-order": 0, "0-value": {
+            ("picks_table", {"caption": rich_text(""), "rows": {"count": 1, "0-deleted": "", "0-order": 0, "0-value": {
                 "need": "highest_accuracy", "model": self.model.pk, "source": self.source.pk,
                 "compare_with": self.endpoint.pk,
                 "extra_citations": {"count": 1, "0-value": zai_pricing.pk, "0-deleted": "", "0-order": 0},

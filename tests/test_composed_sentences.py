@@ -47,7 +47,7 @@ def chatbot_list(model, source):
 def leaderboard(model, source):
     return {"metric": "output_speed_median", "source": source.pk, "models": _list([{"model": model.pk, "source": ""}]),
             "window_hours": "", "limit": "", "name_style": "short",
-            "value_heading_en": "Avg tokens/s (24h)", "caption_en": ""}
+            "value_heading_en": "Avg tokens/s (24h)", "caption_en": rich_text("")}
 
 
 def _round(value, decimals):

@@ -15,11 +15,12 @@ def _list(items):
 def empty_data_blocks():
     """Every data block as the editor leaves it right after choosing it from the block menu."""
     return streamfield([
-        ("picks_table", {"caption": "", "rows": _list([
+        ("picks_table", {"caption": rich_text(""), "rows": _list([
             {"need": "fastest", "model": "", "source": "", "compare_with": "", "extra_citations": _list([])}])}),
         ("provider_table", {"model": "", "source": "", "columns": _list([]), "sort_metric": "output_speed_median",
-                            "name_style": "short", "show_api_model": "", "cite_sources": "on", "caption": ""}),
-        ("bar_chart", {"model": "", "source": "", "metric": "output_speed_median", "name_style": "short", "note": ""}),
+                            "name_style": "short", "show_api_model": "", "cite_sources": "on", "caption": rich_text("")}),
+        ("bar_chart", {"model": "", "source": "", "metric": "output_speed_median", "name_style": "short",
+                       "note": rich_text(""), "caption_en": rich_text("")}),
         ("provider_cards", {"metric": "output_speed_median", "models": _list([{"model": "", "source": ""}]),
                             "cards": _list([{"provider": "", "summary": rich_text(""), "strengths": rich_text(""),
                                              "limitations": rich_text("")}])}),
@@ -30,7 +31,7 @@ def empty_data_blocks():
         ("endpoint_list", {"model": "", "source": "", "order_by": "", "name_style": "full"}),
         ("leaderboard", {"metric": "output_speed_median", "source": "", "models": _list([{"model": "", "source": ""}]),
                          "window_hours": "", "limit": "", "name_style": "short",
-                         "value_heading_en": "", "caption_en": ""}),
+                         "value_heading_en": "", "caption_en": rich_text("")}),
     ])
 
 

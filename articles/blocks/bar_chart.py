@@ -14,12 +14,12 @@ from .base import (
     NAME_STYLE_CHOICES,
     DataBlockMixin,
     endpoint_name,
-    localized,
     metric_choice,
     model_chooser,
     once_per_render,
     source_chooser,
 )
+from .inline_text import caption_block, caption_text, note_block
 
 
 class BarChartValue(blocks.StructValue):
@@ -48,7 +48,7 @@ class BarChartValue(blocks.StructValue):
                     ),
                 }
             )
-        caption = localized(self, "caption") or _("%(metric)s by provider · %(model)s (%(unit)s)") % {
+        caption = caption_text(self["caption_en"], data) or _("%(metric)s by provider · %(model)s (%(unit)s)") % {
             "metric": metric.label,
             "model": model.name,
             "unit": metric.unit,
@@ -65,11 +65,11 @@ class BarChartBlock(DataBlockMixin, blocks.StructBlock):
     source = source_chooser(required=False)
     metric = metric_choice(default="output_speed_median")
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
-    note = blocks.CharBlock(required=False, label=gettext_lazy("note under the chart"))
+    note = note_block(label=gettext_lazy("note under the chart"))
     # "_en" names are kept from when each block held both languages: the Spanish body (derived from
     # this one, editorial.segments) holds the translated words in the same child.
-    caption_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("caption"),
+    caption_en = caption_block(
+        label=gettext_lazy("caption"),
         help_text=gettext_lazy("Empty: “<metric> by provider · <model> (<unit>)”."),
     )
 

@@ -18,6 +18,7 @@ from .base import (
     once_per_render,
     source_chooser,
 )
+from .inline_text import caption_block, caption_text
 from .provider_cards import ModelSourceBlock
 
 
@@ -71,7 +72,7 @@ class LeaderboardValue(blocks.StructValue):
             window = _("average of the last %(hours)s hours") % {"hours": hours}
         else:
             window = _("latest published snapshot")
-        caption = localized(self, "caption") or (
+        caption = caption_text(self["caption_en"], data) or (
             _("%(metric)s (%(unit)s), %(window)s") % {"metric": metric.label, "unit": metric.unit, "window": window}
         )
         value_heading = localized(self, "value_heading") or str(metric.column_label)
@@ -110,8 +111,8 @@ class LeaderboardBlock(DataBlockMixin, blocks.StructBlock):
         required=False, label=gettext_lazy("value column heading"),
         help_text=gettext_lazy("e.g. “Avg tokens/s (24h)”; empty: the metric's column name."),
     )
-    caption_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("caption"),
+    caption_en = caption_block(
+        label=gettext_lazy("caption"),
         help_text=gettext_lazy("Empty: the metric, its unit and the window."),
     )
 

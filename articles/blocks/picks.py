@@ -10,6 +10,7 @@ from benchmarks.metrics import get_metric
 
 from .base import DataBlockMixin, model_chooser, once_per_render, source_chooser
 from .choosers import BulkSnippetChooserBlock
+from .inline_text import caption_block, caption_text
 
 # need key -> (ranking metric, secondary metric shown in the reason)
 PICK_KINDS = {
@@ -167,7 +168,7 @@ class PickRowBlock(blocks.StructBlock):
 
 class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
     offers_download = True  # a "Download CSV" link and a …/data/csv/<block id>/ file
-    caption = blocks.CharBlock(required=False, label=gettext_lazy("caption"))
+    caption = caption_block(label=gettext_lazy("caption"))
     rows = blocks.ListBlock(PickRowBlock(), label=gettext_lazy("rows"))
 
     class Meta:
@@ -180,7 +181,7 @@ class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
             yield row["model"], row["source"]
 
     def compute_context(self, value, data):
-        return {"rows": [row.compute(data) for row in value["rows"]]}
+        return {"rows": [row.compute(data) for row in value["rows"]], "caption": caption_text(value["caption"], data)}
 
     def figures(self, value, data):
         if self.missing_fields(value):

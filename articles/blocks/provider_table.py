@@ -20,6 +20,7 @@ from .base import (
     once_per_render,
     source_chooser,
 )
+from .inline_text import caption_block, caption_text
 
 PRICE = "price"
 def column_choices():
@@ -150,6 +151,8 @@ class ProviderTableValue(blocks.StructValue):
             "source": source,
             "total_rows": total_rows,
             "hidden_rows": total_rows - len(rows),
+            "caption": caption_text(self["caption"], data)
+            or _("Providers of %(model)s") % {"model": model.name},
         }
 
     def figures(self, data):
@@ -172,8 +175,7 @@ class ProviderTableBlock(DataBlockMixin, blocks.StructBlock):
     cite_sources = blocks.BooleanBlock(
         required=False, default=True, label=gettext_lazy("footnote markers after provider names and prices")
     )
-    caption = blocks.CharBlock(
-        required=False,
+    caption = caption_block(
         label=gettext_lazy("caption"),
         help_text=gettext_lazy("Read by screen readers; empty: “Providers of <model>”."),
     )

@@ -20,12 +20,12 @@ from .base import (
     NAME_STYLE_CHOICES,
     DataBlockMixin,
     endpoint_name,
-    localized,
     metric_choice,
     model_chooser,
     once_per_render,
     source_chooser,
 )
+from .inline_text import caption_block, caption_text, note_block
 
 OUTPUT_PRICE = "price_output"
 
@@ -124,7 +124,7 @@ class ScatterValue(blocks.StructValue):
         for point in plotted:
             for figure in point["figures"]:
                 sources += [found for found in figure.sources if found not in sources]
-        caption = localized(self, "caption") or _("%(y)s vs %(x)s · %(model)s") % {
+        caption = caption_text(self["caption_en"], data) or _("%(y)s vs %(x)s · %(model)s") % {
             "y": self.axis_label(y_key), "x": self.axis_label(x_key), "model": model.name}
         return {
             "caption": caption, "points": plotted, "missing": missing, "box": box, "sources": sources,
@@ -167,9 +167,9 @@ class PriceSpeedScatterBlock(DataBlockMixin, blocks.StructBlock):
     x_axis = blocks.ChoiceBlock(choices=x_choices, default=OUTPUT_PRICE, label=gettext_lazy("x axis"))
     y_metric = metric_choice(default="output_speed_median", label=gettext_lazy("y axis"))
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
-    note = blocks.CharBlock(required=False, label=gettext_lazy("note under the chart"))
-    caption_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("caption"), help_text=gettext_lazy("Empty: “<y> vs <x> · <model>”."),
+    note = note_block(label=gettext_lazy("note under the chart"))
+    caption_en = caption_block(
+        label=gettext_lazy("caption"), help_text=gettext_lazy("Empty: “<y> vs <x> · <model>”."),
     )
 
     class Meta:

@@ -26,12 +26,12 @@ from .base import (
     NAME_STYLE_CHOICES,
     DataBlockMixin,
     endpoint_name,
-    localized,
     metric_choice,
     model_chooser,
     once_per_render,
     source_chooser,
 )
+from .inline_text import caption_block, caption_text, note_block
 
 DEFAULT_DAYS = 30
 
@@ -98,7 +98,7 @@ class TrendChartValue(blocks.StructValue):
         for line, y in zip(series, ends, strict=True):
             line["label_y"] = svg.num(y + 4)  # + 4: the text's middle on the line's end
         table.sort(key=lambda p: (p["moment"], p["order"]))
-        caption = localized(self, "caption") or _("%(metric)s over time · %(model)s (%(unit)s)") % {
+        caption = caption_text(self["caption_en"], data) or _("%(metric)s over time · %(model)s (%(unit)s)") % {
             "metric": metric.label, "model": model.name, "unit": metric.unit}
         corrected = sum(1 for point in table if point["corrected"])
         return {
@@ -179,9 +179,9 @@ class TrendChartBlock(DataBlockMixin, blocks.StructBlock):
         help_text=gettext_lazy("Every published snapshot of the source measured in this many days before the page."),
     )
     name_style = blocks.ChoiceBlock(choices=NAME_STYLE_CHOICES, default="short", label=gettext_lazy("provider names"))
-    note = blocks.CharBlock(required=False, label=gettext_lazy("note under the chart"))
-    caption_en = blocks.CharBlock(
-        required=False, label=gettext_lazy("caption"),
+    note = note_block(label=gettext_lazy("note under the chart"))
+    caption_en = caption_block(
+        label=gettext_lazy("caption"),
         help_text=gettext_lazy("Empty: “<metric> over time · <model> (<unit>)”."),
     )
 

@@ -6,6 +6,9 @@ Data blocks name models, sources, providers and endpoints by slug (as `benchmark
 """
 
 
+from articles.blocks.inline_text import plain_to_rich
+
+
 class DemoBlocks:
     def __init__(self, lang, data):
         self.lang = lang
@@ -90,7 +93,7 @@ class DemoBlocks:
 
     # --- data blocks ------------------------------------------------------------------------
     def picks_table(self, rows, caption=""):
-        return {"type": "picks_table", "value": {"caption": caption, "rows": rows}}
+        return {"type": "picks_table", "value": {"caption": plain_to_rich(caption), "rows": rows}}
 
     def pick(self, need, model, source, compare=None, extra_citations=(), cite_price=False):
         """compare: (provider, model, tier) of the endpoint the pick is compared with.
@@ -119,7 +122,7 @@ class DemoBlocks:
                 "name_style": name_style,
                 "show_api_model": show_api_model,
                 "cite_sources": cite_sources,
-                "caption": caption,
+                "caption": plain_to_rich(caption),
             },
         }
 
@@ -131,7 +134,7 @@ class DemoBlocks:
                 "source": self.source(source),
                 "metric": metric,
                 "name_style": name_style,
-                "note": self.text(note_pair),
+                "note": plain_to_rich(self.text(note_pair)),
             },
         }
 

@@ -25,3 +25,14 @@ def inline_richtext_with_data(context, value):
     if match and not re.search(r"<p[\s>]", match.group(1)):  # one paragraph (an <svg> path is no <p>)
         html = match.group(1)
     return mark_safe(html)  # noqa: S308 (render_rich_text's output: stored rich text, expanded)
+
+
+@register.simple_tag(takes_context=True)
+def block_text(context, value, fallback=""):
+    """A data block's caption or note (blocks.inline_text) printed inline, statements checked; when
+    the editor left it empty, `fallback` (the block's own caption) as plain text."""
+    from django.utils.html import conditional_escape
+
+    if getattr(value, "source", "") and value.source.strip():
+        return inline_richtext_with_data(context, value)
+    return conditional_escape(fallback)
