@@ -24,7 +24,7 @@ def test_an_editor_marks_a_sentence_as_a_checked_statement(open_page, django_use
     visit(page, f"/admin/pages/{article.pk}/edit/")
 
     # The first paragraph: select its first words.
-    editor = page.locator(f"{BODY_PANEL} .public-DraftEditor-content").first
+    editor = page.locator(f"{BODY_PANEL} .public-DraftEditor-content", has_text="Every speed figure").first
     editor.click()
     page.keyboard.press("Control+Home")
     for _ in range(len("Every speed figure")):
