@@ -24,6 +24,7 @@ from .data import PageData
 from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
 from .language_version import LanguageVersionMixin
+from .listings import with_checked_summaries
 from .prerender import HEADER as PRERENDER_HEADER
 from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
 from .source_rows import skip_save
@@ -73,7 +74,7 @@ class HomePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMixin,
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
         articles = ArticlePage.objects.descendant_of(self).live().public().order_by("-first_published_at")
-        context["articles"] = in_current_language(articles)
+        context["articles"] = with_checked_summaries(in_current_language(articles))
         return context
 
 
@@ -92,9 +93,9 @@ class ArticleIndexPage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePrevi
 
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
-        context["articles"] = in_current_language(
+        context["articles"] = with_checked_summaries(in_current_language(
             ArticlePage.objects.child_of(self).live().public().order_by("-first_published_at")
-        )
+        ))
         return context
 
 
@@ -273,6 +274,9 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         once the data no longer bears it out (whatever the page's policy: a description has no mark)."""
         from articles.statements.markup import checked_plain_text, has_statements
 
+        stored = self.__dict__.get("stored_summary_text")  # a listing's (articles/listings.py)
+        if stored is not None:
+            return stored
         summary = self.summary or ""
         if not has_statements(summary):
             return checked_plain_text(summary, None)

@@ -57,6 +57,8 @@ class PrerenderedArticle(models.Model):
     block_csvs = models.JSONField()  # {block id: [file name, CSV]} for each table, chart and leaderboard
     # The Open Graph PNG of the lead chart (articles/og_image.py); empty: the article has no chart.
     og_image = models.BinaryField(default=b"", blank=True)
+    # The summary as listings print it, its statements checked on the same data (articles/listings.py).
+    summary_text = models.TextField(default="", blank=True)
     rendered_at = models.DateTimeField()
     valid_until = models.DateTimeField()
 
@@ -133,9 +135,10 @@ def prerender(page_id):
         head, article, valid_until = render_copy(page, language)
         with translation.override(language):  # the same page and data: the same moment as the article
             data_routes = render_data_routes(page, _request_for(page, language))
+            summary = page.summary_text()
         values = {"revision_id": page.live_revision_id, "content_version": version, "head_html": head,
                   "article_html": article, "rendered_at": timezone.now(), "valid_until": valid_until,
-                  **data_routes}
+                  "summary_text": summary, **data_routes}
         try:
             with transaction.atomic():
                 PrerenderedArticle.objects.update_or_create(page_id=page_id, language=language, defaults=values)
