@@ -121,7 +121,19 @@ def meta(page):
     drawn = chart(page)
     if drawn is None:
         return None
-    return {"url": url.rstrip("/") + "/" + PATH, "alt": drawn["caption"], "width": WIDTH, "height": HEIGHT}
+    url = f"{url.rstrip('/')}/{PATH}?v={version(drawn)}"
+    return {"url": url, "alt": drawn["caption"], "width": WIDTH, "height": HEIGHT}
+
+
+def version(drawn):
+    """A short digest of what the image shows. Social networks keep an image by its URL for weeks:
+    a new figure makes a new URL, so a shared link shows today's bars. The route ignores the value
+    (an undeclared parameter, config/query_contract.py), so an old URL still gets the current image."""
+    import hashlib
+
+    shown = [drawn["title"], drawn["caption"], drawn["footer"]]
+    shown += [f"{bar.name}\t{bar.text}\t{bar.share}\t{bar.stale}" for bar in drawn["bars"]]
+    return hashlib.sha256("\n".join(str(part) for part in shown).encode()).hexdigest()[:12]
 
 
 def png(page):

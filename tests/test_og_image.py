@@ -2,6 +2,7 @@
 drawn from the figures the page prints, stored with the pre-rendered copy and served from it."""
 
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -75,13 +76,24 @@ def test_the_head_links_a_1200x630_png_of_the_lead_chart(client):
     soup = head(client, page.url)
     url = meta(soup, "og:image")
     # Absolute from the Site's root URL (the head is cached and pre-rendered without a request).
-    assert url == page.get_site().root_url.rstrip("/") + page.url + "og.png"
+    assert re.fullmatch(re.escape(page.get_site().root_url.rstrip("/") + page.url + "og.png") + r"\?v=[0-9a-f]{12}", url)
     assert (meta(soup, "og:image:width"), meta(soup, "og:image:height")) == ("1200", "630")
     assert "GLM-5.3" in meta(soup, "og:image:alt")  # the chart's caption
     assert meta(soup, "twitter:card") == "summary_large_image"
     assert meta(soup, "twitter:image") == url
     assert len(soup.select('meta[property="og:image"]')) == 1
     png(client, page.url + "og.png")
+    png(client, url.split(page.get_site().root_url.rstrip("/"))[1])  # the versioned address serves it
+
+
+def test_the_image_address_changes_with_the_figures_it_shows(client):
+    data = glm_data()
+    page = make_article([bar_chart(data)])
+    before = meta(head(client, page.url), "og:image")
+    assert meta(head(client, page.url), "og:image") == before  # the same figures: the same address
+    publish_correction(data["snapshot"], {(data["fast"].pk, "output_speed_median"): Decimal("200.0")})
+    after = meta(head(client, page.url), "og:image")
+    assert after != before and after.split("?")[0] == before.split("?")[0]
 
 
 def test_the_bars_are_the_page_figures_and_follow_a_correction(client):
@@ -110,7 +122,7 @@ def test_the_spanish_page_links_and_serves_its_own_image(client):
     page = make_article([bar_chart(data)])
     english = client.get(page.url + "og.png").content
     spanish_url = f"/es/{page.slug_es}/"
-    assert meta(head(client, spanish_url), "og:image").endswith(spanish_url + "og.png")
+    assert meta(head(client, spanish_url), "og:image").split("?v=")[0].endswith(spanish_url + "og.png")
     response, image = png(client, spanish_url + "og.png")
     assert response.content != english  # "283,4" and Spanish words, the same bars
     assert bar_lengths(image) == bar_lengths(Image.open(io.BytesIO(english)).convert("RGB"))
