@@ -96,13 +96,14 @@ def test_one_line_per_endpoint_with_the_correction_marked_and_the_same_points_in
     response = client.get(link)
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     reader = list(csv.reader(io.StringIO(response.content.decode())))
-    assert reader[0] == ["date", "endpoint", "value", "snapshot id", "corrected"]
+    assert reader[0] == ["date", "endpoint", "value", "snapshot id", "corrected", "full precision", "window start",
+                         "window end"]
     csv_points = reader[1:]
     assert len(csv_points) == 12
     # The same points in the same order (oldest first): endpoint, value, corrected or not.
     assert [(r[1], r[2], bool(r[4])) for r in csv_points] == [(f"{r[1]} · GLM-5.3", r[2], bool(r[3])) for r in rows]
     assert [r for r in csv_points if r[4]] == [
-        [csv_points[[r[4] for r in csv_points].index("yes")][0], "Z.ai · GLM-5.3", "139.5", str(correction.pk), "yes"]]
+        [csv_points[[r[4] for r in csv_points].index("yes")][0], "Z.ai · GLM-5.3", "139.5", str(correction.pk), "yes", "139.500000", "", ""]]
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r[0]) for r in csv_points)
     assert len({r[3] for r in csv_points}) == 3  # three snapshots in force
 
@@ -125,7 +126,8 @@ def test_spanish_page_labels_the_chart_in_spanish(client):
     assert "de GLM-5.3 para 4 proveedores" in desc and "últimos 30 días" in desc
     [link] = LINK.findall(html)
     header = next(csv.reader(io.StringIO(client.get(link).content.decode())))
-    assert header == ["fecha", "endpoint", "valor", "id de la instantánea", "corregido"]
+    assert header == ["fecha", "endpoint", "valor", "id de la instantánea", "corregido", "precisión completa",
+                      "inicio de la ventana", "fin de la ventana"]
 
 
 def test_the_query_count_does_not_grow_with_the_snapshots_plotted(django_assert_num_queries):
@@ -188,4 +190,4 @@ def test_the_stored_rendering_serves_the_same_points_file(client, settings):
     live = client.get(link)
     assert (stored[HEADER], live[HEADER]) == ("stored", "live")
     assert stored.content == live.content
-    assert stored.content.decode().splitlines()[0] == "date,endpoint,value,snapshot id,corrected"
+    assert stored.content.decode().splitlines()[0] == "date,endpoint,value,snapshot id,corrected,full precision,window start,window end"

@@ -1,5 +1,8 @@
 """Trend chart: one metric over time per endpoint of a model, from one source's published snapshots.
 
+For a first-party series those snapshots are its rolling windows (firstparty/aggregation.py): each
+window's aggregate is one point, dated by the window's end and labelled with its length.
+
 Drawn on the server as inline SVG (articles/charts/svg.py), with the plotted points in a table a
 reader opens without the picture, and in the block's CSV (`csv_table`): the three hold the same points.
 
@@ -40,6 +43,17 @@ def date_in_words(moment):
     from articles.templatetags.article_tags import _date_in_words
 
     return _date_in_words(moment)
+
+
+def window_words(snapshot):
+    """A first-party point is the aggregate of a window of requests (a rolling window of a series, or
+    a run's span): "24 h window to Dec. 3, 2026, 10:00", since several windows may end on one day."""
+    start, end = snapshot.window_start, snapshot.window_end
+    if not (start and end and end > start):
+        return ""
+    hours = round((end - start).total_seconds() / 3600)
+    moment = f"{date_in_words(end)}, {timezone.localtime(end):%H:%M}"
+    return _("%(hours)s h window to %(moment)s") % {"hours": hours, "moment": moment}
 
 
 def tick_date(moment):
@@ -115,7 +129,7 @@ class TrendChartValue(blocks.StructValue):
         # A correction copies its whole snapshot: a point is corrected where its value differs from
         # the one it replaced (articles/charts/data.py reads that value in the same query).
         corrected = snapshot.supersedes_id is not None and getattr(row, "replaced_value", None) != row.value
-        when = date_in_words(snapshot.measured_at)
+        when = window_words(snapshot) or date_in_words(snapshot.measured_at)
         tooltip = f"{name} · {when}: {text} {metric.unit}"
         if corrected:
             tooltip += " · " + _("Corrected: %(note)s") % {"note": snapshot.correction_note}
@@ -160,12 +174,14 @@ class TrendChartValue(blocks.StructValue):
         """(headers, rows) of the block's CSV: exactly the plotted points, oldest first."""
         from articles.downloads import moment_text
 
-        headers = [_("date"), _("endpoint"), _("value"), _("snapshot id"), _("corrected")]
-        rows = [
-            [moment_text(point["moment"]), str(point["row"].endpoint), point["figure"].value,
-             point["row"].snapshot_id, _("yes") if point["corrected"] else ""]
-            for point in self.compute(data)["table"]
-        ]
+        headers = [_("date"), _("endpoint"), _("value"), _("snapshot id"), _("corrected"), _("full precision"),
+                   _("window start"), _("window end")]
+        rows = []
+        for point in self.compute(data)["table"]:
+            snapshot = point["row"].snapshot
+            window = [moment_text(m) if m else "" for m in (snapshot.window_start, snapshot.window_end)]
+            rows.append([moment_text(point["moment"]), str(point["row"].endpoint), point["figure"].value,
+                         point["row"].snapshot_id, _("yes") if point["corrected"] else "", point["row"].value, *window])
         return headers, rows
 
 
