@@ -138,6 +138,21 @@ class DemoBlocks:
             },
         }
 
+    def price_speed_scatter(self, model, source, note_pair, name_style="short"):
+        """Output price per 1M tokens (x) against output speed (y), its Pareto frontier drawn."""
+        return {
+            "type": "price_speed_scatter",
+            "value": {
+                "model": self.model(model),
+                "source": self.source(source),
+                "x_axis": "price_output",
+                "y_metric": "output_speed_median",
+                "name_style": name_style,
+                "note": plain_to_rich(self.text(note_pair)),
+                "caption_en": "",
+            },
+        }
+
     def provider_cards(self, metric, models, cards):
         """models: (model, source) pairs; cards: from `card()`."""
         return {

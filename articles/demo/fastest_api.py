@@ -16,6 +16,12 @@ ARTICLE_SOURCE_KEYS = [key for key, *_rest in ARTICLE_SOURCES]
 AA_SOURCES = ["aa-glm-5-3", "aa-deepseek-v4-1-flash-1017", "aa-glm-5-3-flash", "aa-gpt-oss-120b"]
 SPEED_TABLE_COLUMNS = ["output_speed_median", "ttfc_median", "accuracy_index", "price"]
 
+NOTE_FRONTIER = (
+    "The line joins the hosts that no other host beats on both price and speed; for any host off the line, "
+    "one on it is at least as fast for no more money.",
+    "La línea une a los proveedores que ningún otro supera a la vez en precio y en velocidad; para cualquier "
+    "proveedor fuera de la línea, uno de ella es al menos igual de rápido por el mismo dinero o menos.",
+)
 NOTE_SCALED = (
     "Each chart is scaled to its own model: compare bar lengths within a chart, not between charts, "
     "because the benchmark runs every model at a different effort setting.",
@@ -123,6 +129,7 @@ def fastest_api_body(lang, data):
         ),
         b.provider_table("glm-5-3", "aa-glm-5-3", SPEED_TABLE_COLUMNS, "output_speed_median"),
         b.bar_chart("glm-5-3", "aa-glm-5-3", "output_speed_median", NOTE_SCALED),
+        b.price_speed_scatter("glm-5-3", "aa-glm-5-3", NOTE_FRONTIER),
         b.note(NOTE_ACCURACY),
         b.heading("DeepSeek V4.1 Flash 1017 output speed", "Velocidad de salida de DeepSeek V4.1 Flash 1017"),
         b.paragraph(

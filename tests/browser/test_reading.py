@@ -136,7 +136,8 @@ def test_tables_at_375_px(open_page):
     for region in regions.all():
         hint = region.locator("xpath=preceding-sibling::*[1]")
         expect(hint).to_have_class("swipe-hint")
-        expect(hint).to_be_visible()
+        if region.is_visible():  # a chart's data table is shown when its reader opens it
+            expect(hint).to_be_visible()
     # the provider column stays in view while the figures scroll under it
     region = page.locator(".table-scroll", has=page.locator("table.provider-table")).first
     first_cell = region.locator("tbody tr").first.locator("th")
