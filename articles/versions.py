@@ -127,7 +127,8 @@ def _normalized(value):
     if isinstance(value, list):
         return [_normalized(item) for item in value]
     if isinstance(value, str):
-        return BLOCK_KEY.sub("", value)
+        value = BLOCK_KEY.sub("", value)
+        return "" if value == "<p></p>" else value  # an emptied rich text field prints nothing
     return "" if value is None else value
 
 

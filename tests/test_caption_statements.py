@@ -132,3 +132,11 @@ def test_the_migration_converts_live_bodies_and_revisions_once(glm):
         assert body.raw_data[0]["value"]["caption_en"] == "<p>Plain words</p>"
     revision = json.loads(page.revisions.order_by("-id").first().content["body_en"])
     assert revision[0]["value"]["note"] == expected
+
+
+def test_an_emptied_caption_gives_way_to_the_blocks_own(client, glm):
+    page = make_article([bar_chart(glm, caption='<p data-block-key="a1"></p>', note="<p></p>")],
+                        sources=[glm["source"], glm["pricing"]])
+    soup = BeautifulSoup(fetch(client, page, "en"), "html.parser")
+    assert soup.select_one(".bar-chart-table caption").get_text() == "Output speed by provider · GLM-5.3 (tokens/s)"
+    assert soup.select_one(".chart-note") is None

@@ -32,7 +32,7 @@ def table_form(glm):
             "columns": {"count": 3, **{f"{i}-value": c for i, c in enumerate(columns)},
                         **{f"{i}-deleted": "" for i in range(3)}, **{f"{i}-order": i for i in range(3)}},
             "sort_metric": "output_speed_median", "name_style": "short", "show_api_model": "",
-            "cite_sources": "on", "caption": ""}
+            "cite_sources": "on", "caption": rich_text("")}
 
 
 def test_a_price_from_an_unlisted_source_does_not_block_a_spanish_title_change(client):

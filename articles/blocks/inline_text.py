@@ -8,7 +8,7 @@ escaped, never as markup.
 
 import html
 
-from django.utils.html import escape
+from django.utils.html import escape, strip_tags
 from wagtail import blocks
 
 # A caption is also read as plain text (a table's accessible name, a chart's SVG <title>, the CSV
@@ -24,6 +24,17 @@ def plain_to_rich(text):
     return f"<p>{escape(html.unescape(text))}</p>" if text else ""
 
 
+def is_blank(value):
+    """Rich text that prints nothing ("<p></p>", what an emptied editor may post): no words, no figure."""
+    return isinstance(value, str) and "<embed" not in value and not strip_tags(value).strip()
+
+
+def readable(value):
+    if is_plain(value):
+        return plain_to_rich(value)
+    return "" if is_blank(value) else value
+
+
 def is_plain(value):
     # What Wagtail's editor and the translation serializer write always starts with an element.
     return isinstance(value, str) and not value.lstrip().startswith("<")
@@ -33,11 +44,15 @@ class InlineTextBlock(blocks.RichTextBlock):
     def __init__(self, features=None, **kwargs):
         super().__init__(features=features or CAPTION_FEATURES, **kwargs)
 
+    # An empty caption must stay empty (so the block's own caption prints), whatever shape it came in.
     def to_python(self, value):
-        return super().to_python(plain_to_rich(value) if is_plain(value) else value)
+        return super().to_python(readable(value))
 
     def normalize(self, value):
-        return super().normalize(plain_to_rich(value) if is_plain(value) else value)
+        return super().normalize(readable(value))
+
+    def value_from_form(self, value):
+        return super().value_from_form(readable(value))
 
 
 def caption_block(**kwargs):
