@@ -10,8 +10,7 @@ the APA text ("Retrieved …") and BibTeX's urldate, with the reader's today.
 """
 
 from django.utils import formats, translation
-from django.utils.html import escape, format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from .versions import current_version_moment, format_moment, iso_moment
@@ -54,10 +53,11 @@ def citation(obj, live_page, moment, request=None):
     apa_with_mark = _("%(site)s. (%(date)s). %(title)s (version of %(version)s). Retrieved %(retrieved)s, from %(url)s") % {
         "site": site, "date": _apa_date(moment), "title": title, "version": shown, "retrieved": RETRIEVED, "url": url,
     }
-    apa = apa_with_mark.replace(RETRIEVED, _long_date(moment))
-    retrieved_html = format_html('<time class="cite-retrieved" datetime="{}">{}</time>', iso_moment(moment),
-                                 _long_date(moment))
-    apa_html = mark_safe(escape(apa_with_mark).replace(RETRIEVED, retrieved_html))  # noqa: S308 (escaped above)
+    retrieved = _long_date(moment)
+    apa = apa_with_mark.replace(RETRIEVED, retrieved)
+    before, _mark, after = apa_with_mark.partition(RETRIEVED)
+    apa_html = format_html('{}<time class="cite-retrieved" datetime="{}">{}</time>{}', before, iso_moment(moment),
+                           retrieved, after)
     language = (translation.get_language() or "en")[:2]
     fields = [
         ("author", f"{{{{{bibtex_escape(site)}}}}}"),
