@@ -18,7 +18,7 @@ from wagtail.models import Page
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
 from benchmarks.cache import data_generation_bumped, mark_reflected
-from benchmarks.versioning import bump_content_version, database_state
+from benchmarks.versioning import bump_content_version, database_state, page_key
 from config.page_cache import bump_page_generation
 
 logger = logging.getLogger(__name__)
@@ -82,8 +82,11 @@ def page_changed(sender, instance, **kwargs):
     from .tasks import queue_prerender
 
     # Inside the publish's transaction (articles/publishing.py makes every publish one): stored
-    # renderings of articles, which may list this page, stop matching at its commit, not after it.
-    bump_content_version()
+    # renderings of the articles that link to this page or sit below it stop matching at its commit,
+    # not after it (the page's own rendering names its revision). A move changes the addresses of a
+    # whole subtree, which any article may link to: everything.
+    moved = "url_path_after" in kwargs
+    bump_content_version(None if moved else [page_key(instance.pk)])
     queue_prerender()
     # Now, so this process never serves the old page again, and after commit, so a copy another
     # reader's request cached from the not-yet-committed state in between is dropped as well.

@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import timezone, translation
 
-from benchmarks.versioning import current_version, current_version_query
+from benchmarks.versioning import EVERYTHING, DependencyVersion, current_version, model_key, page_key
 
 from .data_route_copies import render_data_routes
 
@@ -38,9 +38,13 @@ HEADER = "X-Article-Render"
 
 class PrerenderedQuerySet(models.QuerySet):
     def exact(self, until):
-        """Copies rendered at the current content version that stay valid past `until`. (The live
-        revision is compared per page by the caller.)"""
-        return self.filter(content_version=models.Subquery(current_version_query()), valid_until__gt=until)
+        """Copies that nothing they depend on changed since they were rendered, valid past `until`.
+        (The live revision is compared per page by the caller.) One query with the read: a change
+        after the copy's version, to one of its keys or to everything, retires it."""
+        keys = PrerenderedDependency.objects.filter(rendering_id=models.OuterRef(models.OuterRef("pk"))).values("key")
+        changed = DependencyVersion.objects.filter(
+            models.Q(key=EVERYTHING) | models.Q(key__in=keys), version__gt=models.OuterRef("content_version"))
+        return self.filter(valid_until__gt=until).exclude(models.Exists(changed))
 
 
 class PrerenderedArticle(models.Model):
@@ -69,6 +73,35 @@ class PrerenderedArticle(models.Model):
 
     def __str__(self):
         return f"{self.page_id} · {self.language} · revision {self.revision_id} · version {self.content_version}"
+
+
+class PrerenderedDependency(models.Model):
+    """One thing a stored rendering shows (a model's figures and prices, a page it links to or sits
+    under), by its key in benchmarks/versioning.py."""
+
+    rendering = models.ForeignKey(PrerenderedArticle, on_delete=models.CASCADE, related_name="dependencies")
+    key = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rendering", "key"], name="prerendered_dependency_once")]
+
+    def __str__(self):
+        return f"{self.rendering_id} depends on {self.key}"
+
+
+def dependency_keys(page):
+    """What the page's rendering in the active language shows, as dependency keys: the models its
+    data was loaded for (every block, data reference and statement declares them, articles/data.py),
+    the pages it links to (Wagtail's reference index, written by the publish) and the pages above it."""
+    from wagtail.models import Page, ReferenceIndex
+
+    models_shown, _sources = page.page_data.requirements
+    keys = {model_key(pk) for pk in models_shown}
+    page_type = ReferenceIndex._get_base_content_type(Page)
+    linked = ReferenceIndex.get_references_for_object(page).filter(to_content_type=page_type)
+    keys |= {page_key(pk) for pk in linked.values_list("to_object_id", flat=True)}
+    keys |= {page_key(pk) for pk in page.get_ancestors().values_list("pk", flat=True)}
+    return keys
 
 
 def enabled():
@@ -133,6 +166,7 @@ def prerender(page_id):
             PrerenderedArticle.objects.filter(page_id=page_id, language=language).delete()
             continue
         head, article, valid_until = render_copy(page, language)
+        keys = dependency_keys(page)
         with translation.override(language):  # the same page and data: the same moment as the article
             data_routes = render_data_routes(page, _request_for(page, language))
             summary = page.summary_text()
@@ -141,7 +175,11 @@ def prerender(page_id):
                   "summary_text": summary, **data_routes}
         try:
             with transaction.atomic():
-                PrerenderedArticle.objects.update_or_create(page_id=page_id, language=language, defaults=values)
+                stored, _created = PrerenderedArticle.objects.update_or_create(
+                    page_id=page_id, language=language, defaults=values)
+                stored.dependencies.all().delete()
+                PrerenderedDependency.objects.bulk_create(PrerenderedDependency(rendering=stored, key=key)
+                                                          for key in sorted(keys))
         except IntegrityError:  # another worker stored the same page and language at the same moment
             log.info("pre-render of article %s (%s) raced another worker; keeping theirs", page_id, language)
             continue

@@ -89,7 +89,7 @@ def bump_cache_generation():
     return generation
 
 
-def invalidate_after_commit(notes=None):
+def invalidate_after_commit(notes=None, keys=None):
     """Bump the content version in the current transaction (so stored renderings stop matching at its
     commit, whatever happens after), and the Redis generation once it commits, without letting a
     cache outage touch what was committed.
@@ -101,7 +101,7 @@ def invalidate_after_commit(notes=None):
     """
     from .versioning import bump_content_version
 
-    bump_content_version()
+    bump_content_version(keys)  # keys: what changed (benchmarks/versioning.py); None: everything
 
     def bump():
         try:

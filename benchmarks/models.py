@@ -16,7 +16,7 @@ from localized.revisions import SpanishFromMemoryMixin
 from .immutability import ImmutablePriceError, ImmutableSnapshotError, payload_checksum  # noqa: F401 (ImmutablePriceError: re-exported)
 from .metrics import METRICS, metric_choices
 from .querysets import MeasurementQuerySet, SnapshotQuerySet
-from .versioning import bump_content_version
+from .versioning import bump_content_version, model_key
 
 
 class ReviewedTextMixin(SpanishFromMemoryMixin, WorkflowMixin, DraftStateMixin, LockableMixin, RevisionMixin, models.Model):
@@ -332,8 +332,17 @@ class Snapshot(ClusterableModel):
         with contextlib.nullcontext() if already_off else disable_reference_index_auto_update():
             self.save(update_fields=["status", "published_at"])
         CurrentMeasurement.advance(self)
-        bump_content_version()  # in this transaction: no pre-rendered article outlives the old data
+        # In this transaction: no pre-rendered article showing these models outlives the old data.
+        bump_content_version(self.model_keys())
         return self
+
+    def model_keys(self, *others):
+        """The dependency keys (benchmarks/versioning.py) of the models this snapshot (and `others`)
+        measures or prices: pages load every figure and price of a model they show, from any source."""
+        snapshots = [self.pk, *(other.pk for other in others)]
+        ids = Measurement.objects.filter(snapshot_id__in=snapshots).values("endpoint__model_id").union(
+            Price.objects.filter(snapshot_id__in=snapshots).values("endpoint__model_id"))
+        return [model_key(row["endpoint__model_id"]) for row in ids]
 
     @transaction.atomic
     def publish_correction(self, correction, note):
@@ -355,7 +364,7 @@ class Snapshot(ClusterableModel):
         Snapshot.objects.filter(pk=self.pk).update(status=self.Status.SUPERSEDED)
         self.status = self.Status.SUPERSEDED
         CurrentMeasurement.rebuild([self.source_id, correction.source_id])
-        bump_content_version()
+        bump_content_version(self.model_keys(correction))
         return correction
 
     @property
@@ -425,4 +434,4 @@ from .current import CurrentMeasurement  # noqa: E402,F401
 from .price_models import Price  # noqa: E402,F401
 from .refresh_models import RefreshConfig, RefreshRun, UnmappedUpstreamRow, UpstreamMapping, WorkerHeartbeat  # noqa: E402,F401,E501
 from .upload_models import Upload  # noqa: E402,F401
-from .versioning import ContentVersion  # noqa: E402,F401
+from .versioning import ContentVersion, DependencyVersion  # noqa: E402,F401

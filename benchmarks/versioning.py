@@ -24,15 +24,52 @@ class ContentVersion(models.Model):
         return f"content version {self.version}"
 
 
-def bump_content_version():
-    """Call inside the transaction that changes what pages show. One statement, with or without the
-    row (a flushed test database has none): it runs in every publish and data change."""
+EVERYTHING = "*"  # the key every stored rendering depends on: a change nobody scoped
+
+
+class DependencyVersion(models.Model):
+    """The content version at which something a rendering may show last changed ("model:12",
+    "page:40", EVERYTHING). A stored rendering made at version V is exact while none of its keys has
+    a version above V (articles/prerender.py), so a change retires only what depends on it."""
+
+    key = models.CharField(max_length=64, unique=True)
+    version = models.BigIntegerField()
+
+    class Meta:
+        verbose_name = "dependency version"
+
+    def __str__(self):
+        return f"{self.key} changed at version {self.version}"
+
+
+def model_key(model_id):
+    return f"model:{model_id}"
+
+
+def page_key(page_id):
+    return f"page:{page_id}"
+
+
+def bump_content_version(keys=None):
+    """Call inside the transaction that changes what pages show, with the keys of what changed
+    (`model_key`, `page_key`); without keys, everything (a change whose reach is not known). Two
+    statements, with or without the rows (a flushed test database has none)."""
     table = connection.ops.quote_name(ContentVersion._meta.db_table)
+    keys = sorted(set(keys)) if keys is not None else [EVERYTHING]
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {table} (id, version) VALUES (1, 2) "
-            f"ON CONFLICT (id) DO UPDATE SET version = {table}.version + 1"
+            f"ON CONFLICT (id) DO UPDATE SET version = {table}.version + 1 RETURNING version"
         )
+        version = cursor.fetchone()[0]
+        if keys:
+            dependency = connection.ops.quote_name(DependencyVersion._meta.db_table)
+            cursor.execute(
+                f"INSERT INTO {dependency} (key, version) VALUES {', '.join(['(%s, %s)'] * len(keys))} "
+                f"ON CONFLICT (key) DO UPDATE SET version = excluded.version",
+                [value for key in keys for value in (key, version)],
+            )
+    return version
 
 
 def current_version_query():

@@ -7,8 +7,9 @@ from itertools import count
 from django.test import TestCase
 
 from articles.datarefs.refs import DataRef
-from benchmarks.cache import bump_data_generation
+from benchmarks.cache import bump_cache_generation, bump_data_generation
 from benchmarks.models import Measurement, Snapshot
+from benchmarks.versioning import bump_content_version
 from tests.factories import (
     EndpointFactory,
     LanguageModelFactory,
@@ -96,8 +97,9 @@ def publish_correction(published, changes, note="re-measured", bump=True):
         )
     with TestCase.captureOnCommitCallbacks(execute=True):  # the review runs after the commit
         published.publish_correction(draft, note)
-    if bump:
-        bump_data_generation()
+    if bump:  # as the admin does: the corrected models' renderings, and the page cache
+        bump_content_version(draft.model_keys(published))
+        bump_cache_generation()
     return draft
 
 
