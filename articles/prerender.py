@@ -23,11 +23,18 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
+from django.db.models.functions import Coalesce
 from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import timezone, translation
 
-from benchmarks.versioning import EVERYTHING, DependencyVersion, current_version, model_key, page_key
+from benchmarks.versioning import (
+    DependencyVersion,
+    current_version,
+    everything_version_query,
+    model_key,
+    page_key,
+)
 
 from .data_route_copies import render_data_routes
 
@@ -42,9 +49,9 @@ class PrerenderedQuerySet(models.QuerySet):
         (The live revision is compared per page by the caller.) One query with the read: a change
         after the copy's version, to one of its keys or to everything, retires it."""
         keys = PrerenderedDependency.objects.filter(rendering_id=models.OuterRef(models.OuterRef("pk"))).values("key")
-        changed = DependencyVersion.objects.filter(
-            models.Q(key=EVERYTHING) | models.Q(key__in=keys), version__gt=models.OuterRef("content_version"))
-        return self.filter(valid_until__gt=until).exclude(models.Exists(changed))
+        changed = DependencyVersion.objects.filter(key__in=keys, version__gt=models.OuterRef("content_version"))
+        everything = Coalesce(models.Subquery(everything_version_query()), 0)
+        return self.filter(valid_until__gt=until, content_version__gte=everything).exclude(models.Exists(changed))
 
 
 class PrerenderedArticle(models.Model):

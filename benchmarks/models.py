@@ -340,8 +340,9 @@ class Snapshot(ClusterableModel):
         """The dependency keys (benchmarks/versioning.py) of the models this snapshot (and `others`)
         measures or prices: pages load every figure and price of a model they show, from any source."""
         snapshots = [self.pk, *(other.pk for other in others)]
-        ids = Measurement.objects.filter(snapshot_id__in=snapshots).values("endpoint__model_id").union(
-            Price.objects.filter(snapshot_id__in=snapshots).values("endpoint__model_id"))
+        # No ORDER BY inside the union (SQLite, the development database, refuses one).
+        ids = Measurement.objects.filter(snapshot_id__in=snapshots).values("endpoint__model_id").order_by().union(
+            Price.objects.filter(snapshot_id__in=snapshots).values("endpoint__model_id").order_by())
         return [model_key(row["endpoint__model_id"]) for row in ids]
 
     @transaction.atomic

@@ -16,6 +16,8 @@ class ContentVersion(models.Model):
     """One row (pk=1), created by the migration."""
 
     version = models.BigIntegerField(default=1)
+    # The version of the last change of unknown reach: every rendering made before it is retired.
+    everything = models.BigIntegerField(default=1)
 
     class Meta:
         verbose_name = "content version"
@@ -24,12 +26,9 @@ class ContentVersion(models.Model):
         return f"content version {self.version}"
 
 
-EVERYTHING = "*"  # the key every stored rendering depends on: a change nobody scoped
-
-
 class DependencyVersion(models.Model):
     """The content version at which something a rendering may show last changed ("model:12",
-    "page:40", EVERYTHING). A stored rendering made at version V is exact while none of its keys has
+    "page:40"). A stored rendering made at version V is exact while none of its keys has
     a version above V (articles/prerender.py), so a change retires only what depends on it."""
 
     key = models.CharField(max_length=64, unique=True)
@@ -53,12 +52,19 @@ def page_key(page_id):
 def bump_content_version(keys=None):
     """Call inside the transaction that changes what pages show, with the keys of what changed
     (`model_key`, `page_key`); without keys, everything (a change whose reach is not known). Two
-    statements, with or without the rows (a flushed test database has none)."""
+    statements with keys, one without (it runs in every publish and data change), with or without the
+    rows (a flushed test database has none)."""
     table = connection.ops.quote_name(ContentVersion._meta.db_table)
-    keys = sorted(set(keys)) if keys is not None else [EVERYTHING]
     with connection.cursor() as cursor:
+        if keys is None:
+            cursor.execute(
+                f"INSERT INTO {table} (id, version, everything) VALUES (1, 2, 2) ON CONFLICT (id) DO UPDATE "
+                f"SET version = {table}.version + 1, everything = {table}.version + 1 RETURNING version"
+            )
+            return cursor.fetchone()[0]
+        keys = sorted(set(keys))
         cursor.execute(
-            f"INSERT INTO {table} (id, version) VALUES (1, 2) "
+            f"INSERT INTO {table} (id, version, everything) VALUES (1, 2, 1) "
             f"ON CONFLICT (id) DO UPDATE SET version = {table}.version + 1 RETURNING version"
         )
         version = cursor.fetchone()[0]
@@ -70,6 +76,11 @@ def bump_content_version(keys=None):
                 [value for key in keys for value in (key, version)],
             )
     return version
+
+
+def everything_version_query():
+    """The version of the last change of unknown reach, as a subquery."""
+    return ContentVersion.objects.filter(pk=1).values("everything")
 
 
 def current_version_query():
