@@ -98,7 +98,8 @@ class PrerenderedDependency(models.Model):
 
 def dependency_keys(page):
     """What the page's rendering in the active language shows, as dependency keys: the models its
-    data was loaded for (every block, data reference and statement declares them, articles/data.py),
+    data was loaded for (every data block and data reference declares them, articles/data.py; the page
+    prints no figure of any other model, and its statements are judged on that same data),
     the pages it links to (Wagtail's reference index, written by the publish) and the pages above it."""
     from wagtail.models import Page, ReferenceIndex
 

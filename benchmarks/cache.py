@@ -101,7 +101,10 @@ def invalidate_after_commit(notes=None, keys=None):
     """
     from .versioning import bump_content_version
 
-    bump_content_version(keys)  # keys: what changed (benchmarks/versioning.py); None: everything
+    # keys: what changed (benchmarks/versioning.py); None: everything; empty: the change bumped its own
+    # keys in this transaction already (Snapshot.publish and publish_correction do).
+    if keys is None or keys:
+        bump_content_version(keys)
 
     def bump():
         try:

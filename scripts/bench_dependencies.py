@@ -79,7 +79,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", default="postgres://postgres@127.0.0.1:5432/llmbench_deps")
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
-    parser.add_argument("--port", type=int, default=0, help="unused: no server is started")
     parser.add_argument("--articles", type=int, default=200)
     parser.add_argument("--sources", type=int, default=20)
     args = parser.parse_args()

@@ -68,5 +68,4 @@ def caption_text(value, data):
     cannot be shown: an accessible name, a <title>, a download's name). "" when the caption is empty."""
     from articles.statements.markup import checked_plain_text
 
-    source = getattr(value, "source", None) or ""
-    return checked_plain_text(source, data) if source.strip() else ""
+    return checked_plain_text(value.source, data) if value else ""

@@ -33,6 +33,6 @@ def block_text(context, value, fallback=""):
     the editor left it empty, `fallback` (the block's own caption) as plain text."""
     from django.utils.html import conditional_escape
 
-    if getattr(value, "source", "") and value.source.strip():
+    if value:  # InlineTextBlock reads an empty or emptied text as ""
         return inline_richtext_with_data(context, value)
     return conditional_escape(fallback)

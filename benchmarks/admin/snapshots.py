@@ -344,7 +344,7 @@ class SnapshotPublishView(SnapshotActionView):
                 snapshot.publish()
         except ValidationError as error:
             return self.render_to_response(self.get_context_data(errors=error.messages, correction_note=note))
-        invalidate_after_commit(keys=snapshot.model_keys(*([snapshot.supersedes] if snapshot.supersedes_id else [])))
+        invalidate_after_commit(keys=())  # the publish bumped the snapshot's models
         if snapshot.supersedes_id:
             messages.success(
                 request,

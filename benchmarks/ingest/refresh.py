@@ -186,7 +186,7 @@ class Refresh:
         if self.source.auto_publish and not plan.concerns:
             snapshot.publish()
             self.run.published = True
-            invalidate_after_commit(self.notes, keys=snapshot.model_keys())
+            invalidate_after_commit(self.notes, keys=())  # the publish bumped the snapshot's models
         self.run.snapshot = snapshot
         self.run.rows_changed = len(plan.changes)
         self.run.changes = plan.changes

@@ -244,7 +244,7 @@ def _write(kind, snapshot, checksum, write_rows, publish, filename):
                     replaced.publish_correction(snapshot, snapshot.correction_note)
                 else:
                     snapshot.publish()
-                invalidate_after_commit(keys=snapshot.model_keys(*([replaced] if replaced is not None else [])))
+                invalidate_after_commit(keys=())  # the publish bumped the snapshot's models
     except IntegrityError as exc:
         # The unique payload constraint: the same file won a race against this import.
         existing = (
