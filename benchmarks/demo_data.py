@@ -123,6 +123,12 @@ RUN_SOURCE = (
     "run-glm-5-3-flash", "openbenchmarks-labs", "GLM-5.3-Flash provider run, 600 requests per provider",
     "https://github.com/openbenchmarks-labs/inference", "first_party",
 )
+# The probe series the scorecard's trend chart plots (firstparty/demo_series.py).
+SERIES_SOURCE = (
+    "probe-glm-5-3-flash", "openbenchmarks-labs", "GLM-5.3-Flash probe, rolling 24 h windows",
+    "https://github.com/openbenchmarks-labs/inference/tree/main/probe", "first_party",
+)
+SERIES_TITLE_ES = "Sonda de GLM-5.3-Flash, ventanas móviles de 24 h"
 
 PRICE_DATE = date(2026, 11, 1)
 # Artificial Analysis republishes medians several times a day; the demo snapshot is stamped when it is
@@ -228,7 +234,7 @@ def _upsert_models():
 
 def _upsert_sources():
     sources = {}
-    for key, publisher, title, url, kind in ARTICLE_SOURCES + [RUN_SOURCE]:
+    for key, publisher, title, url, kind in ARTICLE_SOURCES + [RUN_SOURCE, SERIES_SOURCE]:
         is_aa = publisher == "Artificial Analysis"
         source, _created = Source.objects.get_or_create(
             url=url,
@@ -239,6 +245,7 @@ def _upsert_sources():
                 "licence": "Attribution required" if is_aa else "",
                 "licence_url": LICENCE_URLS.get(publisher, ""),
                 "is_demo": True,
+                **({"title_es": SERIES_TITLE_ES} if key == SERIES_SOURCE[0] else {}),
             },
         )
         if not source.is_demo:  # a database loaded before sources were labelled
@@ -324,6 +331,14 @@ def load_benchmark_data():
     )
     if created:
         report.append(f"run {run} with {run.records.count()} request records, snapshot {run.snapshot_id}")
+
+    from firstparty.demo_series import load_demo_series
+
+    by_provider = {row[0]: endpoint for row, endpoint in zip(RUN_ROWS, run_endpoints, strict=True)}
+    series, created = load_demo_series(
+        sources[SERIES_SOURCE[0]], by_provider, {row[0]: (float(row[3]), float(row[7])) for row in RUN_ROWS})
+    if created:
+        report.append(f"series {series} with {series.snapshots.count()} published windows")
 
     from .demo_refresh import load_demo_refresh
 

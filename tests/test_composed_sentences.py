@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from wagtail.test.utils.form_data import inline_formset, nested_form_data, rich_text, streamfield
 
 from articles.models import ArticlePage
+from benchmarks.demo_data import RUN_SOURCE
 from benchmarks.models import LanguageModel, Measurement, Source
 from editorial.roles import TRANSLATORS
 
@@ -89,7 +90,7 @@ def editor(client, demo_site):
 
 def test_the_chatbot_list_is_built_from_admin_form_data_alone(editor, demo_site, django_user_model):
     flash = LanguageModel.objects.get(slug="glm-5-3-flash")
-    run = Source.objects.get(kind=Source.Kind.FIRST_PARTY)
+    run = Source.objects.get(kind=Source.Kind.FIRST_PARTY, url=RUN_SOURCE[3])
     data = nested_form_data({
         "title_en": "Chatbot hosts", "slug_en": "chatbot-hosts", "summary_en": rich_text(""),
         "body_en": streamfield([("provider_list", chatbot_list(flash, run)), ("leaderboard", leaderboard(flash, run))]),
@@ -127,7 +128,7 @@ def test_descending_order_reverses_the_list(demo_site):
     from articles.data import PageData
 
     flash = LanguageModel.objects.get(slug="glm-5-3-flash")
-    run = Source.objects.get(kind=Source.Kind.FIRST_PARTY)
+    run = Source.objects.get(kind=Source.Kind.FIRST_PARTY, url=RUN_SOURCE[3])
     block = ProviderListBlock()
     names = {}
     for order in ("asc", "desc", "best"):

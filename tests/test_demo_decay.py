@@ -42,7 +42,8 @@ def test_demo_pages_read_the_same_a_week_later(client, demo_site, url, reference
 def test_demo_sources_are_labelled_in_the_admin_and_on_the_page(client, admin_client, demo_site):
     from benchmarks.models import Source
 
-    assert Source.objects.count() == Source.objects.filter(is_demo=True).count() == 20  # 18 cited, the run, LiteLLM
+    # 18 cited, the run, its probe series, LiteLLM
+    assert Source.objects.count() == Source.objects.filter(is_demo=True).count() == 21
     html = client.get("/en/fastest-llm-api/").content.decode()
     assert "Demo data." in html and "dated when the demo is loaded" in html
     assert html.count("(demo data)") == 18

@@ -27,7 +27,8 @@ def test_load_demo_is_idempotent_for_data(db):
     counts = [m.objects.count() for m in (Source, Endpoint, Snapshot, Measurement, Price)]
     load_demo_site()
     assert [m.objects.count() for m in (Source, Endpoint, Snapshot, Measurement, Price)] == counts
-    assert counts[0] == 20  # the 18 numbered sources, the first-party run and the refreshable LiteLLM list
+    # the 18 numbered sources, the first-party run, its probe series and the refreshable LiteLLM list
+    assert counts[0] == 21
 
 
 def test_scorecard_differences_are_computed_not_typed(client, demo_site):
@@ -38,7 +39,7 @@ def test_scorecard_differences_are_computed_not_typed(client, demo_site):
 
     text = client.get("/en/glm-5-3-flash-providers/").text
     assert "+7\u202f259 ms" in text
-    run = Snapshot.objects.get(source__publisher="openbenchmarks-labs", status="published")
+    run = Snapshot.objects.get(source__url="https://github.com/openbenchmarks-labs/inference", status="published")
     correction = Snapshot.objects.create(source=run.source, measured_at=run.measured_at, workload=run.workload)
     for row in run.measurements.all():
         value = row.value

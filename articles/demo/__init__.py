@@ -96,7 +96,7 @@ def load_demo_site():
     scorecard, created = ensure_article(
         home,
         "glm-5-3-flash-providers",
-        sources=[data["sources"]["run-glm-5-3-flash"]],
+        sources=[data["sources"]["run-glm-5-3-flash"], data["sources"]["probe-glm-5-3-flash"]],
         show_meta_line=False,
         title={
             "en": "GLM-5.3-Flash API providers compared: latency, tokens per second and accuracy",

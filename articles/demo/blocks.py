@@ -153,6 +153,21 @@ class DemoBlocks:
             },
         }
 
+    def trend_chart(self, model, source, metric, days, note_pair, name_style="short"):
+        """One metric over the source's published snapshots of the last `days` days."""
+        return {
+            "type": "trend_chart",
+            "value": {
+                "model": self.model(model),
+                "source": self.source(source),
+                "metric": metric,
+                "days": days,
+                "name_style": name_style,
+                "note": plain_to_rich(self.text(note_pair)),
+                "caption_en": "",
+            },
+        }
+
     def provider_cards(self, metric, models, cards):
         """models: (model, source) pairs; cards: from `card()`."""
         return {

@@ -4,6 +4,7 @@ from .blocks import DemoBlocks
 
 FLASH = "glm-5-3-flash"
 RUN = "run-glm-5-3-flash"
+PROBE = "probe-glm-5-3-flash"
 
 
 def scorecard_body(lang, data, fastest_page=None):
@@ -81,6 +82,22 @@ def scorecard_body(lang, data, fastest_page=None):
         ),
         b.heading("Provider by provider, in table order", "Proveedor a proveedor, en el orden de la tabla"),
         b.provider_list(FLASH, RUN, pattern="latency_scorecard", order_by="e2e_p99"),
+        b.heading("Since the run: first token, day by day", "Después de la medición: primer token, día a día"),
+        b.paragraph(
+            "<p>A run is one afternoon. Our probe keeps sending the same kind of request to some of these hosts "
+            "and publishes, every six hours, the median of the last 24 hours, so a change of speed shows up as a "
+            "change of slope rather than as a surprise in the next run.</p>",
+            "<p>Una medición es una tarde. Nuestra sonda sigue enviando el mismo tipo de petición a algunos de "
+            "estos proveedores y publica cada seis horas la mediana de las últimas 24 horas, así que un cambio de "
+            "velocidad se ve como un cambio de pendiente y no como una sorpresa en la siguiente medición.</p>",
+        ),
+        b.trend_chart(
+            FLASH, PROBE, "ttft_median", 7,
+            ("Each point is one rolling window of the probe; hover or focus a point for its window, or open the "
+             "table for every value.",
+             "Cada punto es una ventana móvil de la sonda; pasa el cursor o el foco por un punto para ver su "
+             "ventana, o abre la tabla con todos los valores."),
+        ),
         b.heading("What this comparison can inform", "Para qué sirve esta comparación"),
         b.paragraph(
             "<ul><li><strong>Short structured output:</strong> weigh task success and end-to-end p99.</li>"

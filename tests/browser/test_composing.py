@@ -6,6 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from benchmarks.demo_data import RUN_SOURCE
+
 from .admin_steps import SAVE_TIMEOUT_MS, log_in, member, open_actions_menu, submit, visit
 
 pytestmark = pytest.mark.browser
@@ -56,7 +58,7 @@ def test_editor_composes_the_chatbot_list_from_parts(open_page, django_user_mode
     add_block(page, "Provider-by-provider list")
 
     choose(page, "body_en-0-value-model", "Choose language model", "flash", "GLM-5.3-Flash")
-    run = Source.objects.get(kind=Source.Kind.FIRST_PARTY)
+    run = Source.objects.get(kind=Source.Kind.FIRST_PARTY, url=RUN_SOURCE[3])
     choose(page, "body_en-0-value-source", "Choose source", "provider run", str(run))
     page.select_option("#body_en-0-value-pattern", label="Composed from the parts below")
 

@@ -4,6 +4,8 @@ endpoints of this model" and saves; the run measures exactly those endpoints."""
 import pytest
 from playwright.sync_api import expect
 
+from benchmarks.demo_data import RUN_SOURCE
+
 from .admin_steps import PASSWORD, log_in, submit, visit
 
 pytestmark = pytest.mark.browser
@@ -16,7 +18,7 @@ def test_search_and_all_endpoints_of_a_model_pick_the_runs_endpoints(open_page, 
     from firstparty.models import Run
 
     django_user_model.objects.create_superuser("operadora", "operadora@example.com", PASSWORD)
-    source = Source.objects.get(kind=Source.Kind.FIRST_PARTY)
+    source = Source.objects.get(kind=Source.Kind.FIRST_PARTY, url=RUN_SOURCE[3])
     page = open_page()
     log_in(page, "operadora")
     visit(page, "/admin/firstparty/runs/new/")
