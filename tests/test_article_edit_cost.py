@@ -122,3 +122,36 @@ def test_a_draft_keeps_its_sources_in_order_and_drops_one_deleted_since(editor_c
     reopened = ArticlePage.objects.get(pk=page.pk).get_latest_revision_as_object()
     assert [row.source for row in reopened.page_sources.all()] == listed
     assert editor_client.get(edit_url(page)).status_code == 200
+
+
+def with_more_statements(page, count):
+    """A new draft with `count` more copies of the first paragraph that holds a checked statement."""
+    from articles.statements.markup import has_statements
+
+    raw = [dict(item) for item in page.body_en.raw_data]
+    paragraph = next(item for item in raw if item["type"] == "paragraph" and has_statements(item["value"]))
+    raw += [{"type": "paragraph", "value": paragraph["value"]} for _ in range(count)]
+    page.body_en = raw
+    page.save_revision()
+    return ArticlePage.objects.get(pk=page.pk)
+
+
+def cache_reads(client, page):
+    from django.core.cache import caches
+
+    client.get(edit_url(page))
+    backend, reads = caches["default"], []
+    original = backend.get
+    backend.get = lambda *args, **kwargs: reads.append(args[0]) or original(*args, **kwargs)
+    try:
+        assert client.get(edit_url(page)).status_code == 200
+    finally:
+        del backend.get  # the class's method again
+    return len(reads)
+
+
+def test_edit_view_reads_the_names_of_statements_once(editor_client, demo_article):
+    # Each statement's chip names its providers and models; before, each read two cache keys.
+    small = cache_reads(editor_client, demo_article)
+    large = cache_reads(editor_client, with_more_statements(demo_article, EXTRA))
+    assert large <= small, (small, large)

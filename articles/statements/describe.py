@@ -1,5 +1,7 @@
 """A statement's conditions in words, for the editor's chip, the review list and the translator."""
 
+from asgiref.local import Local
+from django.core.signals import request_finished, request_started
 from django.utils.translation import gettext as _
 
 from articles.datarefs.resolve import quantity_label
@@ -11,18 +13,49 @@ from .conditions import ABOVE, ALL, ANY, COMPARE, COUNT, EQ, GE, LEADS, MEASURED
 NAMES_CACHE_SECONDS = 600
 
 
-def _names(claim):
+# Within one request the names are read from Redis once: the edit view describes every statement of
+# both languages' bodies (two Redis reads each before). Outside a request (a task) nothing is kept.
+_request = Local()
+
+
+def _request_started(**kwargs):
+    _request.names = None
+    _request.active = True
+
+
+def _request_finished(**kwargs):
+    _request.names = None
+    _request.active = False
+
+
+request_started.connect(_request_started, dispatch_uid="statement-names-request-started")
+request_finished.connect(_request_finished, dispatch_uid="statement-names-request-finished")
+
+
+def _cached_names():
     from django.core.cache import cache
 
     from benchmarks.cache import data_generation
     from benchmarks.models import LanguageModel, Provider
 
+    in_request = getattr(_request, "active", False)
+    names = getattr(_request, "names", None) if in_request else None
+    if names is not None:
+        return names
     key = f"statements:names:{data_generation()}"
     names = cache.get(key)
     if names is None:
         names = (dict(Provider.objects.values_list("pk", "name")), dict(LanguageModel.objects.values_list("pk", "name")))
         cache.set(key, names, NAMES_CACHE_SECONDS)
-    providers, models = names
+    if in_request:
+        _request.names = names
+    return names
+
+
+def _names(claim):
+    from benchmarks.models import LanguageModel, Provider
+
+    providers, models = _cached_names()
     wanted = {h.provider_id for c in claim.conditions for h in (c.host, c.other) if h is not None}
     if not (wanted <= set(providers) and claim.model_ids <= set(models)):
         # Named after the cache was filled: read them now rather than print an id.
