@@ -25,6 +25,7 @@ from .data_routes import ArticleDataRoutesMixin
 from .forms import ArticlePageForm, SourceChooser, TranslatorAwarePageForm
 from .language_version import LanguageVersionMixin
 from .listings import with_checked_summaries
+from .live_since import LanguageLiveSince  # noqa: F401 (the model lives in live_since.py)
 from .prerender import HEADER as PRERENDER_HEADER
 from .prerender import PrerenderedArticle, stored_copy  # noqa: F401 (the model lives in prerender.py)
 from .source_rows import skip_save

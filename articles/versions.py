@@ -147,18 +147,31 @@ def language_content(content, language):
 
 def language_live_since(page, language, batch=4):
     """When the live revision's `language` version went live: the oldest publication in the newest
-    unbroken run whose revisions print the same in that language. None without a logged publication."""
-    from wagtail.models import Revision
+    unbroken run whose revisions print the same in that language. None without a logged publication.
+    Kept under the newest publication once computed (articles/live_since.py)."""
+    from .live_since import store, stored
 
-    entries = list(_publications(page, timezone.now()).values_list("action", "revision_id", "timestamp"))
+    entries = list(_publications(page, timezone.now()).values_list("action", "revision_id", "timestamp", "pk"))
     if not entries or entries[0][0] != PUBLISH:
         return None
+    newest = entries[0][3]
+    since = stored(page.pk, language, newest)
+    if since is None:
+        since = _live_since(entries, language, batch)
+        if since is not None:
+            store(page.pk, language, newest, since)
+    return since
+
+
+def _live_since(entries, language, batch):
+    from wagtail.models import Revision
+
     since, wanted, contents = None, None, {}
-    for index, (action, revision_id, timestamp) in enumerate(entries):
+    for index, (action, revision_id, timestamp, _pk) in enumerate(entries):
         if action != PUBLISH or revision_id is None:
             break
         if revision_id not in contents:
-            ids = [rid for _action, rid, _t in entries[index:index + batch] if rid is not None]
+            ids = [rid for _action, rid, _t, _pk in entries[index:index + batch] if rid is not None]
             contents.update(Revision.objects.filter(pk__in=ids).values_list("pk", "content"))
         printed = language_content(contents.get(revision_id) or {}, language)
         if wanted is None:

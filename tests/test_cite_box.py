@@ -98,3 +98,29 @@ def test_publishing_through_the_edit_form_without_changes_keeps_the_cited_versio
     assert post_page_editor(editor, page, "action-publish").status_code == 302
     assert ArticlePage.objects.get(pk=page.pk).live_revision_id != page.live_revision_id
     assert (cited("/en/fastest-llm-api/"), cited("/es/api-llm-mas-rapida/")) == before
+
+
+def test_when_a_version_went_live_is_worked_out_once_per_publication(client, article):
+    """Working it out loads whole revisions; it is kept under the newest publication, so later
+    renders read one row, and a new publication (a new log entry) works it out again."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from articles.live_since import LanguageLiveSince
+    from tests.versions_support import publish_edit
+
+    def render():
+        cache.clear()
+        with CaptureQueriesContext(connection) as ctx:
+            html = client.get(english_url(article)).text
+        loaded = [q for q in ctx.captured_queries if '"wagtailcore_revision"."content"' in q["sql"]]
+        return re.search(r'datetime="([^"]+)"', cite_box(html)).group(1), len(loaded)
+
+    first, loaded = render()
+    assert loaded >= 1
+    assert render() == (first, 0)
+    time.sleep(1.1)  # the new version names a later second
+    publish_edit(article, title_en="GLM page, retitled")
+    second, loaded = render()
+    assert loaded >= 1 and second > first
+    assert LanguageLiveSince.objects.filter(page=article, language="en").count() == 1  # the older answer went
