@@ -4,8 +4,7 @@ YYYYMMDDTHHMMSSZ (articles/versions.py says what it stands for and how the live 
 
 The archived version renders the revision that was live at the end of that second, with the data in
 force then (PageData's `as_of`, the same rule the review of changed figures reads), under a banner
-that links to the current version. It never reads the stored rendering or the page's fragment
-caches: both hold the current version.
+that links to the current version. It never reads the stored rendering: that holds the current version.
 
 A version never changes once its second is over, so its response may be kept by browsers and CDNs
 for a year (`immutable`; config/page_cache.py keeps that header on its copies) and carries noindex:

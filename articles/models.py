@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.db import models
 from django.http import Http404
 from django.template.response import TemplateResponse
@@ -12,7 +11,6 @@ from wagtail.contrib.routable_page.models import RoutablePageMixin, path
 from wagtail.fields import RichTextField, StreamField
 from wagtail.models import Orderable, Page, ReferenceIndex
 
-from benchmarks.cache import data_generation
 from config.query_contract import QueryContractMixin
 from localized.revisions import SpanishFromMemoryMixin
 
@@ -152,7 +150,7 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
 
     @cached_property
     def page_data(self):
-        # The body stays lazy: a cached page fragment never converts its blocks or queries.
+        # The body stays lazy: a page served from its stored rendering never converts its blocks or queries.
         return PageData(page=self, blocks=self.body, as_of=self.held_as_of)
 
     @cached_property
@@ -165,8 +163,6 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     def get_context(self, request, *args, **kwargs):
         context = super().get_context(request, *args, **kwargs)
         context["page_data"] = self.page_data
-        context["data_generation"] = data_generation()
-        context["page_cache_seconds"] = settings.PAGE_CACHE_SECONDS
         return context
 
     def has_body_in(self, language):

@@ -2,8 +2,8 @@
 
 An article's figures take real work to render (formatting, ranking, provenance, footnotes): 5–7× a
 rich-text page of the same size. That work belongs to the moment the data or the page changes, not
-to each reader. The task renders the article's data-bearing part (everything inside its page-cache
-fragment, and the schema.org Dataset in <head>) in each language and stores it here, with its data
+to each reader. The task renders the article's data-bearing part (its <article>, and its <head> part
+with the schema.org Dataset) in each language and stores it here, with its data
 page and downloads (articles/data_route_copies.py), which the same rules below serve.
 
 A stored copy is served only when it is still exact, which is checked in the one query that reads it:

@@ -1,5 +1,5 @@
-"""One cache "generation" for all benchmark data: a refresh bumps it and every cached fragment
-keyed on it is invalidated at once (the djangoproject.com dashboard pattern).
+"""One cache "generation" for all benchmark data: a refresh bumps it and every cached page (and the
+editor's cached tokens) keyed on it is invalidated at once (the djangoproject.com dashboard pattern).
 
 During a cache outage the cache answers every read with a miss (config/cache_backend.py), so each call
 here returns a fresh, time-based generation: nothing matches, pages render from the database. A bump

@@ -11,7 +11,7 @@ llmbench_bench; dropped and re-created) with the demo content under the producti
    URLs cached (config/query_contract.py). Load comes from `wrk` (installed with apt-get when missing
    and possible) or, failing that, a bounded Python thread pool.
 2. Uncached render of the article vs a plain page of this project whose rich-text body has the
-   same byte size (median of in-process renders, the page cache out of the middleware and fragment
+   same byte size (median of in-process renders, the page cache out of the middleware and the run's
    caches emptied before each). The article is served from the rendering the prerender task stored
    (articles/prerender.py), as in production; the render that task does is printed too, and the
    same two figures for the data page.
@@ -105,7 +105,7 @@ def median_ms(fn, runs, before=None):
 
 
 def uncached_ms(url, runs, how=None):
-    """Median time of a render with the page cache out of the middleware and the fragment caches
+    """Median time of a render with the page cache out of the middleware and the run's cache keys
     emptied before each (not timed). `how`: the route's X-Article-Render must say so ("stored" or
     "live"), so a figure never measures the other path by mistake."""
     from django.conf import settings

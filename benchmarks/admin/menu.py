@@ -42,7 +42,7 @@ class BenchmarkDataGroup(SnippetViewSetGroup):
 register_snippet(BenchmarkDataGroup)
 
 
-# Cached page fragments are keyed on the data generation: an editor's change must show at once.
+# Cached pages are keyed on the data generation: an editor's change must show at once.
 @hooks.register("after_create_snippet")
 @hooks.register("after_edit_snippet")
 def bump_generation_after_save(request, instance):

@@ -280,7 +280,7 @@ CELERY_BEAT_SCHEDULE["sweep-stuck-refresh-runs"]["schedule"] = REFRESH_SWEEP_SEC
 # "running" this long after it started is dead. Keep it above the run's deadline and the tasks' limits.
 REFRESH_STUCK_AFTER_MINUTES = env_int("REFRESH_STUCK_AFTER_MINUTES", 30)
 
-# Longest time any cached copy of a page (or a fragment of one) lives. A data-generation bump that
+# Longest time any cached copy of a page lives. A data-generation bump that
 # fails during a cache outage is therefore outlived by no cached copy by more than this.
 PAGE_CACHE_SECONDS = env_int("PAGE_CACHE_SECONDS", 300)
 # How long a browser may reuse a page before revalidating it with its ETag (a 304 costs one cache read).
