@@ -25,8 +25,10 @@ def test_search_and_all_endpoints_of_a_model_pick_the_runs_endpoints(open_page, 
 
     page.locator("#id_name").fill("Flash hosts, December")
     page.select_option("#id_source", value=str(source.pk))
-    # Only first-party sources are offered (the blank choice and ours).
-    expect(page.locator("#id_source option")).to_have_count(2)
+    # Only first-party sources are offered (the blank choice, the run's and the probe series').
+    first_party = Source.objects.filter(kind=Source.Kind.FIRST_PARTY).count()
+    assert first_party == 2
+    expect(page.locator("#id_source option")).to_have_count(1 + first_party)
 
     picker = page.locator("[data-endpoint-picker]")
     groups = picker.locator("[data-endpoint-picker-model]")
