@@ -99,7 +99,11 @@ def test_as_of_reads_the_same_rows_with_200_and_2000_past_snapshots_per_source()
             else:  # the current snapshots not yet published: each source's newest past one
                 assert len(newest) == 2 and not newest & {snapshot.pk for snapshot in current}
                 assert {row.value for row in rows} == {Decimal(0)}
-    assert read[2000, "after"] == read[200, "after"]
-    assert read[2000, "before"] == read[200, "before"]
+    # Ten times the history reads no more rows. Not "the same rows": with 200 past snapshots the
+    # planner may rightly scan the small table once instead of probing its index per figure (seen
+    # after other tests left dead rows behind: 6,560 rows read at 200, 160 at 2,000).
+    assert read[2000, "after"] <= read[200, "after"]
+    assert read[2000, "before"] <= read[200, "before"]
     # A handful of rows per figure asked for, not the 2 × 2,000 × 16 past rows.
-    assert read[2000, "before"] < 20 * len(sources) * ENDPOINTS * len(METRICS)
+    for label in ("after", "before"):
+        assert read[2000, label] < 20 * len(sources) * ENDPOINTS * len(METRICS), label
