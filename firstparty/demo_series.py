@@ -1,5 +1,5 @@
 """The demo's probe series: a week of per-request records from four GLM-5.3-Flash hosts, aggregated
-into rolling 24-hour windows every 6 hours by the same code a live series runs (firstparty/aggregation.py),
+into rolling 24-hour windows every 12 hours by the same code a live series runs (firstparty/aggregation.py),
 so the demo scorecard has a history to draw a trend chart from (issue 25).
 
 The records are synthetic and seeded, like the run's (firstparty/demo.py), and labelled as demo data by
@@ -19,7 +19,7 @@ from .models import RequestRecord, Series
 
 NAME = "GLM-5.3-Flash demo probe"
 WINDOW_HOURS = 24
-PERIOD_MINUTES = 360
+PERIOD_MINUTES = 720
 DAYS = 7
 REQUESTS_PER_HOUR = 4
 # provider slug -> (median TTFT s, median tokens/s) at the start of the week; from the run's rows.

@@ -85,10 +85,10 @@ def scorecard_body(lang, data, fastest_page=None):
         b.heading("Since the run: first token, day by day", "Después de la medición: primer token, día a día"),
         b.paragraph(
             "<p>A run is one afternoon. Our probe keeps sending the same kind of request to some of these hosts "
-            "and publishes, every six hours, the median of the last 24 hours, so a change of speed shows up as a "
+            "and publishes, twice a day, the median of the last 24 hours, so a change of speed shows up as a "
             "change of slope rather than as a surprise in the next run.</p>",
             "<p>Una medición es una tarde. Nuestra sonda sigue enviando el mismo tipo de petición a algunos de "
-            "estos proveedores y publica cada seis horas la mediana de las últimas 24 horas, así que un cambio de "
+            "estos proveedores y publica dos veces al día la mediana de las últimas 24 horas, así que un cambio de "
             "velocidad se ve como un cambio de pendiente y no como una sorpresa en la siguiente medición.</p>",
         ),
         b.trend_chart(
