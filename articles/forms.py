@@ -2,7 +2,6 @@
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.utils import translation
 from django.utils.translation import ngettext
 from wagtail.admin.forms import WagtailAdminPageForm
 from wagtail.snippets.widgets import AdminSnippetChooser
@@ -10,14 +9,18 @@ from wagtail.snippets.widgets import AdminSnippetChooser
 from localized.form_access import restrict_fields
 
 
-def missing_citations(stream_value, page_sources, lang):
-    """Render the body as the public page would and collect the sources it cites but can't number."""
-    from .data import PageData
-
-    data = PageData(blocks=list(stream_value), page_sources=page_sources)
-    with translation.override(lang):
-        stream_value.render_as_block(context={"page_data": data})
-    return data.missing_citations, data.missing_explicit
+def missing_chosen_citations(stream_value, page_sources):
+    """The sources the editor chose to cite in the body (each block declares its own:
+    `chosen_citations`) that the page's list lacks. Read from the block values alone: the check
+    neither loads the data nor renders the body. Sources that data brings (a price from a page not
+    listed yet) are not the editor's choice, and never block a publish."""
+    listed = {source.pk for source in page_sources}
+    missing = set()
+    for child in stream_value:
+        chosen = getattr(child.block, "chosen_citations", None)
+        if chosen is not None:
+            missing.update(source for source in chosen(child.value) if source.pk not in listed)
+    return missing
 
 
 class TranslatorAwarePageForm(WagtailAdminPageForm):
@@ -96,7 +99,7 @@ class ArticlePageForm(TranslatorAwarePageForm):
             stream = cleaned.get(field)
             if stream is None or not len(stream):
                 continue
-            _derived, missing = missing_citations(stream, page_sources, lang)
+            missing = missing_chosen_citations(stream, page_sources)
             # Only a citation the editor chose must be in the list. One that data brings (a
             # price from a page not listed yet) is numbered after the list on the live page and
             # reported in the review list: new data never blocks an unrelated save.

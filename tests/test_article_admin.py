@@ -133,6 +133,22 @@ class ArticleAdminTests(WagtailPageTestCase):
         self.assertEqual(self.client.post(add_url, data).status_code, 302)
         self.assertFalse(ArticlePage.objects.get(slug_en="missing-source").live)
 
+    def test_a_note_citing_a_source_missing_from_the_list_fails_validation(self):
+        """Each block declares the sources its editor chose (articles/forms.py reads them from the
+        values, without rendering the body): a note's citations count like the methodology's."""
+        body = streamfield([
+            ("note", {"style": "note", "text": rich_text("<p>A note.</p>"),
+                      "citations": {"count": 1, "0-value": self.extra.pk, "0-deleted": "", "0-order": 0}}),
+        ])
+        add_url = f"/admin/pages/add/articles/articlepage/{self.home.pk}/"
+        data = self.form_data([self.source], body=body, slug="note-cites")
+        response = self.client.post(add_url, {**data, "action-publish": "action-publish"})
+        self.assertEqual(response.status_code, 200)
+        self.assertIn("Artificial Analysis · GPT-OSS 120B providers", str(response.context["form"].errors["body_en"]))
+        listed = self.form_data([self.source, self.extra], body=body, slug="note-cites")
+        self.assertEqual(self.client.post(add_url, {**listed, "action-publish": "action-publish"}).status_code, 302)
+        self.assertTrue(ArticlePage.objects.get(slug_en="note-cites").live)
+
     def test_removing_a_cited_source_from_a_published_page_is_refused(self):
         page = ArticlePage.objects.get(slug_en="fastest-llm-api")
         zai_pricing = Source.objects.get(publisher="Z.ai")

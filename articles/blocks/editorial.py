@@ -39,6 +39,10 @@ class NoteBlock(blocks.StructBlock):
     text = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("text"))
     citations = blocks.ListBlock(source_chooser(), default=[], label=gettext_lazy("citations"))
 
+    def chosen_citations(self, value):
+        """The sources the editor cited (the page's list must hold them: articles/forms.py)."""
+        return [source for source in value["citations"] if source is not None]
+
     class Meta:
         icon = "warning"
         label = gettext_lazy("Note / callout")
@@ -122,6 +126,10 @@ class MethodologyBlock(blocks.StructBlock):
     heading = blocks.CharBlock(label=gettext_lazy("heading"))
     text = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("text"))
     citations = blocks.ListBlock(source_chooser(), default=[], label=gettext_lazy("citations"))
+
+    def chosen_citations(self, value):
+        """The sources the editor cited (the page's list must hold them: articles/forms.py)."""
+        return [source for source in value["citations"] if source is not None]
 
     class Meta:
         icon = "doc-full"

@@ -180,6 +180,11 @@ class PicksTableBlock(DataBlockMixin, blocks.StructBlock):
         for row in value["rows"]:
             yield row["model"], row["source"]
 
+    def chosen_citations(self, value):
+        """Each row's extra citations, chosen by the editor (the page's list must hold them), whether
+        or not the data gives the row a pick today."""
+        return [source for row in value["rows"] for source in row["extra_citations"] if source is not None]
+
     def compute_context(self, value, data):
         return {"rows": [row.compute(data) for row in value["rows"]], "caption": caption_text(value["caption"], data)}
 
