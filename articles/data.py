@@ -84,7 +84,6 @@ class PageData(WindowMixin, TrendDataMixin):
         self._page_sources = page_sources
         # Sources a block tried to footnote that the page's list lacks (see article_tags.footnotes).
         self.missing_citations = set()
-        self.missing_explicit = set()
         # New data may cite a source the editor has not listed yet (a price from a new page):
         # it is numbered after the list, in the order first cited, rather than left unmarked.
         self.appended_sources = []
@@ -263,7 +262,7 @@ class PageData(WindowMixin, TrendDataMixin):
     def footnote(self, source):
         return self.footnotes.get(source.pk) if source is not None else None
 
-    def cite(self, source, explicit=False):
+    def cite(self, source):
         """The footnote number of a cited source; one the list lacks is appended after it.
 
         A page without a source list shows no data-derived markers (None).
@@ -272,8 +271,6 @@ class PageData(WindowMixin, TrendDataMixin):
         if number is not None:
             return number
         self.missing_citations.add(source)
-        if explicit:
-            self.missing_explicit.add(source)
         if not self.page_sources:
             return None
         if source not in self.appended_sources:

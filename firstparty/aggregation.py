@@ -219,13 +219,21 @@ def aggregate_series_period(series, period_end):
     return snapshot
 
 
-def due_period_ends(series, now):
-    """Period boundaries (aligned to the epoch) that passed since the series was last aggregated."""
+def last_period_end(moment, minutes):
+    """The newest period boundary at or before `moment`; periods are aligned to the epoch 2000-01-01 UTC."""
     from datetime import UTC, timedelta
 
-    period = timedelta(minutes=series.period_minutes)
+    period = timedelta(minutes=minutes)
     epoch = datetime(2000, 1, 1, tzinfo=UTC)
-    last_boundary = epoch + ((now - epoch) // period) * period
+    return epoch + ((moment - epoch) // period) * period
+
+
+def due_period_ends(series, now):
+    """Period boundaries (aligned to the epoch) that passed since the series was last aggregated."""
+    from datetime import timedelta
+
+    period = timedelta(minutes=series.period_minutes)
+    last_boundary = last_period_end(now, series.period_minutes)
     since = series.aggregated_until or (last_boundary - period)
     ends, end = [], since + period
     while end <= last_boundary:

@@ -11,7 +11,7 @@ real records, computed in PostgreSQL, not numbers typed here.
 
 import math
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from django.utils import timezone
 
@@ -27,13 +27,6 @@ REQUESTS_PER_HOUR = 4
 HOSTS = ("modal", "telnyx", "z-ai", "nebius")
 IMPROVES = "z-ai"  # its first token gets 30 % faster from the middle of the week on
 FAILURE_EVERY = 97  # about 1 % of requests fail, as HTTP 503
-
-
-def period_boundary(moment, minutes=PERIOD_MINUTES):
-    """The latest period end at or before `moment`, aligned as firstparty.aggregation.due_period_ends aligns."""
-    epoch = datetime(2000, 1, 1, tzinfo=UTC)
-    period = timedelta(minutes=minutes)
-    return epoch + ((moment - epoch) // period) * period
 
 
 def host_records(endpoint, series, ttft_median, tps_median, start, hours, seed):
@@ -68,12 +61,12 @@ def load_demo_series(source, endpoints_by_provider, figures_by_provider, now=Non
 
     figures_by_provider: provider slug -> (median TTFT s, median tokens/s). Returns (series, created).
     """
-    from .aggregation import aggregate_series_period
+    from .aggregation import aggregate_series_period, last_period_end
 
     series = Series.objects.filter(name=NAME).first()
     if series is not None:
         return series, False
-    until = period_boundary(now or timezone.now())
+    until = last_period_end(now or timezone.now(), PERIOD_MINUTES)
     start = until - timedelta(days=DAYS + 1)  # the first window needs a day of records before it
     series = Series.objects.create(name=NAME, source=source, window_hours=WINDOW_HOURS,
                                    period_minutes=PERIOD_MINUTES, region="demo")

@@ -13,6 +13,14 @@ from .base import source_chooser
 RICH_FEATURES = ["bold", "italic", "link", "ol", "ul", "code", "statement"]
 
 
+class CitesChosenSources:
+    """A block whose `citations` list holds sources its editor chose: the page's list must hold them
+    (articles/forms.py reads `chosen_citations` on publish)."""
+
+    def chosen_citations(self, value):
+        return [source for source in value["citations"] if source is not None]
+
+
 class HeadingValue(blocks.StructValue):
     def anchor_id(self):
         return self["anchor"] or slugify(self["text"])
@@ -31,17 +39,13 @@ class HeadingBlock(blocks.StructBlock):
         value_class = HeadingValue
 
 
-class NoteBlock(blocks.StructBlock):
+class NoteBlock(CitesChosenSources, blocks.StructBlock):
     style = blocks.ChoiceBlock(
         choices=[("note", gettext_lazy("Note")), ("warning", gettext_lazy("Warning"))], default="note",
         label=gettext_lazy("style"),
     )
     text = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("text"))
     citations = blocks.ListBlock(source_chooser(), default=[], label=gettext_lazy("citations"))
-
-    def chosen_citations(self, value):
-        """The sources the editor cited (the page's list must hold them: articles/forms.py)."""
-        return [source for source in value["citations"] if source is not None]
 
     class Meta:
         icon = "warning"
@@ -122,14 +126,10 @@ class RelatedLinksBlock(blocks.StructBlock):
         template = "articles/blocks/related_links.html"
 
 
-class MethodologyBlock(blocks.StructBlock):
+class MethodologyBlock(CitesChosenSources, blocks.StructBlock):
     heading = blocks.CharBlock(label=gettext_lazy("heading"))
     text = blocks.RichTextBlock(features=RICH_FEATURES, label=gettext_lazy("text"))
     citations = blocks.ListBlock(source_chooser(), default=[], label=gettext_lazy("citations"))
-
-    def chosen_citations(self, value):
-        """The sources the editor cited (the page's list must hold them: articles/forms.py)."""
-        return [source for source in value["citations"] if source is not None]
 
     class Meta:
         icon = "doc-full"

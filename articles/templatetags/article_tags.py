@@ -20,23 +20,22 @@ def _page_data(context):
 
 
 @register.simple_tag(takes_context=True)
-def footnotes(context, sources, explicit=False, chosen=()):
+def footnotes(context, sources, chosen=()):
     """Footnote markers for sources, numbered by the page's source list.
 
     A source missing from the list (new data, e.g. a price from a page not listed yet) is
     numbered after it and the Sources block lists it; the edit form refuses only citations the
-    editor chose (explicit), and only on publish.
+    editor chose (the blocks' `chosen_citations`, articles/forms.py), and only on publish.
     """
     data = _page_data(context)
     if data is None or not (sources or chosen):
         return ""
     numbers = []
     # `chosen`: citations the editor picked next to data-derived `sources` (one marker group).
-    cited = [(source, explicit) for source in sources or ()] + [(source, True) for source in chosen or ()]
-    for source, is_explicit in cited:
+    for source in [*(sources or ()), *(chosen or ())]:
         if source is None:
             continue
-        number = data.cite(source, explicit=is_explicit)
+        number = data.cite(source)
         if number is None:
             continue
         if number not in numbers:
