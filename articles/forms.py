@@ -8,6 +8,8 @@ from wagtail.snippets.widgets import AdminSnippetChooser
 
 from localized.form_access import restrict_fields
 
+from .block_definitions import pack_definitions_once
+
 
 def missing_chosen_citations(stream_value, page_sources):
     """The sources the editor chose to cite in the body (each block declares its own:
@@ -29,6 +31,7 @@ class TranslatorAwarePageForm(WagtailAdminPageForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        pack_definitions_once(self)
         if getattr(self, "for_user", None) is not None:
             restrict_fields(self, self.for_user, include_formsets=False)
 
