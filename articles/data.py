@@ -24,21 +24,32 @@ def _window_hours(blocks):
     return max(_windows(blocks), default=0)
 
 
-def with_shared_related(rows):
-    """`rows` (measurements) with their snapshot, source, endpoint, provider and model: one instance per
-    id, loaded in two queries. Joined on every row instead, a page of ~190 figures built ~1,350 model
-    instances (most of its render time after the templates), and what a page prints of a snapshot or
-    a source (its name, its trail) was worked out again for each row that shows it."""
-    from benchmarks.models import Endpoint, Snapshot
+def with_shared_related(rows, prices=None):
+    """`rows` (measurements) and `prices` with their snapshot, source, endpoint, provider and model: one
+    instance per id, loaded in two queries for both (a third when a price was typed without a snapshot).
+    Joined on every row instead, a page of ~190 figures built ~1,350 model instances (most of its render
+    time after the templates), and what a page prints of a snapshot or a source (its name, its trail)
+    was worked out again for each row that shows it."""
+    from benchmarks.models import Endpoint, Snapshot, Source
 
     rows = list(rows.select_related(None).defer(None))
+    prices = list(prices.select_related(None)) if prices is not None else []
     snapshots = Snapshot.objects.defer("raw_payload").select_related("source").in_bulk(
-        {row.snapshot_id for row in rows}
+        {row.snapshot_id for row in rows} | {price.snapshot_id for price in prices if price.snapshot_id}
     )
-    endpoints = Endpoint.objects.select_related("provider", "model").in_bulk({row.endpoint_id for row in rows})
+    endpoints = Endpoint.objects.select_related("provider", "model").in_bulk(
+        {row.endpoint_id for row in rows} | {price.endpoint_id for price in prices}
+    )
     for row in rows:
         row.snapshot, row.endpoint = snapshots[row.snapshot_id], endpoints[row.endpoint_id]
-    return rows
+    sources = {snapshot.source_id: snapshot.source for snapshot in snapshots.values()}
+    missing = {price.source_id for price in prices} - set(sources)
+    if missing:
+        sources.update(Source.objects.in_bulk(missing))
+    for price in prices:
+        price.endpoint, price.source = endpoints[price.endpoint_id], sources[price.source_id]
+        price.snapshot = snapshots[price.snapshot_id] if price.snapshot_id else None
+    return rows, prices
 
 
 class WindowMixin:
@@ -129,18 +140,22 @@ class PageData(WindowMixin, TrendDataMixin):
 
     # --- bulk loads (one query each) --------------------------------------------------------
     @cached_property
-    def measurements(self):
+    def _loaded(self):
+        """(measurements, prices) of the blocks' models, read together so they share their instances."""
         models, _sources = self.requirements
         if not models:
-            return []
-        return with_shared_related(Measurement.objects.latest(as_of=self.as_of, models=list(models)))
+            return [], []
+        models = list(models)
+        return with_shared_related(Measurement.objects.latest(as_of=self.as_of, models=models),
+                                   Price.objects.current(as_of=self.as_of, models=models))
+
+    @cached_property
+    def measurements(self):
+        return self._loaded[0]
 
     @cached_property
     def prices(self):
-        models, _sources = self.requirements
-        if not models:
-            return {}
-        return {price.endpoint_id: price for price in Price.objects.current(as_of=self.as_of, models=list(models))}
+        return {price.endpoint_id: price for price in self._loaded[1]}
 
     @cached_property
     def page_sources(self):

@@ -7,7 +7,7 @@ read "now"; the review of changed figures reads the moment before and the moment
 with the same querysets, so both sides follow the same rule.
 """
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -187,11 +187,15 @@ class PriceQuerySet(models.QuerySet):
             qs = qs.filter(endpoint__in=endpoints)
         if models is not None:
             qs = qs.filter(endpoint__model__in=models)
-        qs = qs.annotate(
-            _newest=Window(
-                RowNumber(), partition_by=[F("endpoint_id")], order_by=[F("effective_date").desc(), F("pk").desc()]
-            )
-        ).filter(_newest=1)
+        newest_first = [F("effective_date").desc(), F("pk").desc()]
+        if connection.features.can_distinct_on_fields:
+            # PostgreSQL: DISTINCT ON keeps the first row of each endpoint in this order. Planned and
+            # compiled in a fraction of the window function's time (every article render reads it).
+            qs = qs.order_by("endpoint_id", *newest_first).distinct("endpoint_id")
+        else:
+            qs = qs.annotate(
+                _newest=Window(RowNumber(), partition_by=[F("endpoint_id")], order_by=newest_first)
+            ).filter(_newest=1)
         return qs.select_related("source", "snapshot", "endpoint__provider", "endpoint__model").defer(
             "snapshot__raw_payload"
         )
