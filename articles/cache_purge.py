@@ -11,13 +11,13 @@ URLs that do not exist.
 import logging
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models.signals import post_delete
 from django.utils import translation
 from wagtail.models import Page
 from wagtail.signals import page_published, page_unpublished, post_page_move
 
-from benchmarks.cache import data_generation_bumped, mark_reflected
+from benchmarks.cache import data_generation_bumped, dependencies_bumped, mark_reflected
 from benchmarks.versioning import bump_content_version, database_state, page_key
 from config.page_cache import bump_page_generation
 
@@ -103,14 +103,32 @@ def page_deleted(sender, instance, **kwargs):
 
 
 def data_changed(sender, **kwargs):
-    """New figures: every live article and its data page may show them."""
+    """New figures: the articles whose stored renderings they retired are rendered again."""
     from .tasks import queue_prerender
 
     queue_prerender()
-    if cdn_configured():
-        from .models import ArticlePage
 
-        purge_cdn(ArticlePage.objects.live().public())
+
+def showing(keys):
+    """Live articles that may show these dependency keys (None: all): those whose stored rendering
+    records one of them, and those with no stored rendering (nothing says what they show)."""
+    from .models import ArticlePage
+    from .prerender import PrerenderedArticle
+
+    articles = ArticlePage.objects.live().public()
+    if keys is None:
+        return articles
+    rendered = PrerenderedArticle.objects.values("page_id")
+    return articles.filter(
+        models.Q(pk__in=rendered.filter(dependencies__key__in=list(keys))) | ~models.Q(pk__in=rendered)
+    ).distinct()
+
+
+def dependencies_changed(sender, keys=None, **kwargs):
+    """A committed change's keys moved (benchmarks.versioning): purge from the CDN the articles, and
+    their data pages and files, that show them; a change of unknown reach purges every article."""
+    if cdn_configured():
+        purge_cdn(showing(keys))
 
 
 def _replace_wagtails_inline_purge():
@@ -132,3 +150,4 @@ def connect():
     post_page_move.connect(page_changed, dispatch_uid="pagecache-moved")
     post_delete.connect(page_deleted, dispatch_uid="pagecache-deleted")
     data_generation_bumped.connect(data_changed, dispatch_uid="pagecache-data")
+    dependencies_bumped.connect(dependencies_changed, dispatch_uid="pagecache-dependencies")

@@ -102,7 +102,7 @@ class ArticleDataRoutesMixin:
     def _stored(self, request, field):
         """The exact stored copy (only `field` loaded), or None: the route then computes it here."""
         return None if getattr(request, "is_preview", False) else stored_copy(
-            self, translation.get_language(), fields=(field,)
+            self, translation.get_language(), fields=(field,), request=request
         )
 
     @re_path(rf"^{SEGMENT}/$", name="data_trail")

@@ -181,7 +181,8 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
     @path("")
     def article(self, request):
         self._require_language_version(request)
-        stored = None if getattr(request, "is_preview", False) else stored_copy(self, translation.get_language())
+        stored = None if getattr(request, "is_preview", False) else stored_copy(
+            self, translation.get_language(), request=request)
         if stored is None:
             response = self.render(request)
             response[PRERENDER_HEADER] = "live"

@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.test import RequestFactory
 from django.utils import timezone, translation
 
+from benchmarks.cache import dependency_generations
 from benchmarks.versioning import (
     DependencyVersion,
     current_version,
@@ -126,9 +127,24 @@ def stored_copies(page, language):
     )
 
 
-def stored_copy(page, language, fields=("head_html", "article_html")):
-    """The stored rendering of this live page in `language`, if it is still exact; else None."""
-    return stored_copies(page, language).only(*fields).first()
+def stored_copy(page, language, fields=("head_html", "article_html"), request=None):
+    """The stored rendering of this live page in `language`, if it is still exact; else None.
+
+    Given the reader's request, when the page cache will keep the response, the generations of what the
+    copy shows (its dependency keys and the page itself) are read first, from the cache, and handed to
+    the page cache with the copy (config.page_cache.use_dependencies): the cached page then follows
+    those keys, not every change. Read before the copy, so a change committed in between moves them."""
+    from config.page_cache import use_dependencies, wants_dependencies
+
+    if request is None or not wants_dependencies(request) or not enabled():
+        return stored_copies(page, language).only(*fields).first()
+    rows = list(PrerenderedDependency.objects.filter(rendering__page_id=page.pk, rendering__language=language)
+                .values_list("rendering_id", "key"))
+    generations = dependency_generations({key for _rendering, key in rows} | {page_key(page.pk)}) if rows else None
+    stored = stored_copies(page, language).only("pk", *fields).first()
+    if stored is not None and generations is not None and stored.pk == rows[0][0]:
+        use_dependencies(request, generations)
+    return stored
 
 
 def live_articles():

@@ -8,8 +8,8 @@ process dies right after the commit, the database stops before it runs, Redis is
 runs `reconcile` every RECONCILE_SECONDS (30); it compares the database state (the content version
 and every live page's live revision, benchmarks/versioning.py) with the one the caches recorded, and
 when they differ it does what the follow-up would have done, for every page at once:
-- bumps the page and data generations, so no cached page from before is served again (each web
-  process re-reads them within PAGE_CACHE_LOCAL_SECONDS);
+- bumps the page and data generations and every dependency generation, so no cached page from before
+  is served again (each web process re-reads them within PAGE_CACHE_LOCAL_SECONDS);
 - purges every live page from the CDN, when one is configured;
 - queues the pre-rendering of articles whose stored copies no longer match (stored copies are
   checked against the live revision and the content version when read, so none is served
@@ -24,7 +24,13 @@ from django.core.cache import cache
 from django.db import transaction
 from wagtail.models import Page
 
-from benchmarks.cache import GENERATION_KEY, bump_generation_key, mark_reflected, reflected_state
+from benchmarks.cache import (
+    GENERATION_KEY,
+    bump_dependency_generations,
+    bump_generation_key,
+    mark_reflected,
+    reflected_state,
+)
 from benchmarks.versioning import bump_content_version, database_state
 from config.page_cache import PAGES_GENERATION_KEY, bump_page_generation
 
@@ -52,6 +58,7 @@ def reconcile():
         done.append("content version bumped: live pages changed without a publish")
     generation = bump_page_generation()
     bump_generation_key(GENERATION_KEY)
+    bump_dependency_generations(None)  # copies keyed by what they show: which keys a lost bump had is unknown
     if (cache.get(PAGES_GENERATION_KEY) or 0) < generation:
         # Redis did not take the bump (an outage): nothing can be healed until it is back.
         log.info("Reconciler: the cache is unreachable (config.cache warns once per outage); next run retries")

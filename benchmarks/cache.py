@@ -18,11 +18,17 @@ from django.dispatch import Signal
 log = logging.getLogger(__name__)
 
 GENERATION_KEY = "benchmarks:data-generation"
+# Per-dependency generations (benchmarks/versioning.py's keys, "model:12", "page:40"), for cached copies
+# that record what they show instead of depending on everything: an article's whole page in the page
+# cache (config/page_cache.py). EVERYTHING_KEY moves with every change of unknown reach.
+EVERYTHING_KEY = "dependencies:everything"
 # The database state (versioning.database_state) the cached copies were last invalidated after.
 REFLECTED_KEY = "content:reflected-state"
 
 # Sent after a bump, so page caches outside Redis (a CDN) can be purged too (articles/cache_purge.py).
 data_generation_bumped = Signal()
+# Sent after dependency generations moved, with the keys (None: everything): a CDN purges what shows them.
+dependencies_bumped = Signal()
 
 
 def generation_value(key):
@@ -49,6 +55,43 @@ def data_generation():
     return generation_value(GENERATION_KEY)
 
 
+def dependency_generation_key(key):
+    return f"dependency:{key}"
+
+
+def dependency_generations(keys):
+    """{cache key: generation} of these dependency keys and of EVERYTHING_KEY, in one read (a missing one
+    is created with a time-based value, as generation_value does: nothing made before matches it)."""
+    names = [EVERYTHING_KEY, *sorted(dependency_generation_key(key) for key in set(keys))]
+    found = cache.get_many(names)
+    for name in names:
+        if found.get(name) is None:
+            found[name] = generation_value(name)
+    return found
+
+
+def follow_content_version(sender, keys=None, **kwargs):
+    """A committed content-version bump (benchmarks.versioning.content_version_bumped): move the same
+    keys' generations. A failure (Redis down) leaves cached pages that may show the change: the retry
+    task, and failing it the reconciler, retire every dependency-keyed copy."""
+    try:
+        bump_dependency_generations(keys)
+    except Exception as exc:  # any backend error: Redis down, timeouts
+        log.warning("a change committed but its cached pages could not be retired: %s", exc)
+        retry_invalidation_later()
+
+
+def bump_dependency_generations(keys):
+    """Retire the cached copies that show these keys (None: every dependency-keyed copy). One call per key:
+    a change names the few models or the page it touched."""
+    if keys is None:
+        generations = [bump_generation_key(EVERYTHING_KEY)]
+    else:
+        generations = [bump_generation_key(dependency_generation_key(key)) for key in sorted(set(keys))]
+    dependencies_bumped.send(sender=None, keys=None if keys is None else sorted(set(keys)))
+    return generations
+
+
 def reflected_state():
     """The database state the caches were last invalidated after (None: unknown, or Redis is down)."""
     return cache.get(REFLECTED_KEY)
@@ -67,12 +110,14 @@ def bump_data_generation():
     from .versioning import bump_content_version
 
     bump_content_version()
-    return bump_cache_generation()
+    return bump_cache_generation(everything=True)
 
 
-def bump_cache_generation():
+def bump_cache_generation(everything=False):
     """The Redis side only: for a change whose database version was bumped in its own transaction.
-    Call it after that transaction committed."""
+    Call it after that transaction committed. The dependency-keyed copies follow the keys the change
+    bumped (benchmarks.versioning.bump_content_version does that on commit); `everything` retires them
+    all as well, for a retry or a reconciliation that cannot know which keys a lost bump had."""
     from .versioning import database_state
 
     try:
@@ -83,6 +128,8 @@ def bump_cache_generation():
         log.warning("cache generation bumped without reading the database state: %s", exc)
         state = None
     generation = bump_generation_key(GENERATION_KEY)
+    if everything:
+        bump_dependency_generations(None)
     data_generation_bumped.send(sender=None, generation=generation)
     if state is not None:
         mark_reflected(state)

@@ -8,8 +8,15 @@ deleted): a reader either sees the old data with the old rendering, or the new d
 """
 
 import hashlib
+from functools import partial
 
-from django.db import connection, models
+from django.db import connection, models, transaction
+from django.dispatch import Signal
+
+# Sent once a transaction that bumped the content version committed, with its keys (None: everything):
+# caches outside the database follow it (benchmarks.cache.follow_content_version). A signal, so the data
+# layer's version knows nothing of the caches that listen.
+content_version_bumped = Signal()
 
 
 class ContentVersion(models.Model):
@@ -53,7 +60,10 @@ def bump_content_version(keys=None):
     """Call inside the transaction that changes what pages show, with the keys of what changed
     (`model_key`, `page_key`); without keys, everything (a change whose reach is not known). Two
     statements with keys, one without (it runs in every publish and data change), with or without the
-    rows (a flushed test database has none)."""
+    rows (a flushed test database has none). Once the transaction commits, `content_version_bumped`
+    tells the caches outside the database which keys moved (benchmarks/cache.py listens)."""
+    keys = None if keys is None else sorted(set(keys))
+    transaction.on_commit(partial(content_version_bumped.send, sender=None, keys=keys), robust=True)
     table = connection.ops.quote_name(ContentVersion._meta.db_table)
     with connection.cursor() as cursor:
         if keys is None:
@@ -62,7 +72,6 @@ def bump_content_version(keys=None):
                 f"SET version = {table}.version + 1, everything = {table}.version + 1 RETURNING version"
             )
             return cursor.fetchone()[0]
-        keys = sorted(set(keys))
         cursor.execute(
             f"INSERT INTO {table} (id, version, everything) VALUES (1, 2, 1) "
             f"ON CONFLICT (id) DO UPDATE SET version = {table}.version + 1 RETURNING version"

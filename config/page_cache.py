@@ -13,6 +13,12 @@ session cookie (so never a logged-in user, and never the admin or a preview, whi
 the URL, the data generation (bumped by refreshes and imports) and the page generation (bumped on
 publish, unpublish, move and delete), so both purge every copy at once.
 
+An article served from its stored rendering says instead what it shows (`use_dependencies`): the
+generations of its dependency keys (the models of its figures, the pages it links to and sits under,
+itself; benchmarks/versioning.py), read before its copy was. Its entry stays valid until one of those
+keys, or everything, moves: a refresh of another model's data or another page's publish leaves it in
+the cache (issue 28: cost follows what changed).
+
 Query strings: the URL in the key carries only the parameters the page's route declares
 (config/query_contract.py), so random or tracking parameters are answered from the clean URL's copy
 instead of rendering the page once per string. The route's declaration is learnt when the page is
@@ -41,6 +47,7 @@ from benchmarks.cache import (
     bump_generation_key,
     data_generation,
     data_generation_bumped,
+    dependencies_bumped,
     generation_value,
 )
 from config.query_contract import DECLARED, declared_query
@@ -56,6 +63,20 @@ KEPT_HEADERS = ("Content-Type", "Content-Language", "Content-Security-Policy", "
 
 # How the view made this response (articles/prerender.py): passed on with a miss, not kept for hits.
 RENDER_HEADERS = ("X-Article-Render",)
+# Set on a cacheable request (the view may then say what its response shows, `use_dependencies`).
+WANTS_DEPENDENCIES = "page_cache_wants_dependencies"
+DEPENDENCIES = "page_cache_dependencies"
+
+
+def wants_dependencies(request):
+    """Whether the page cache will keep this response, so the view's dependencies are worth reading."""
+    return getattr(request, WANTS_DEPENDENCIES, False)
+
+
+def use_dependencies(request, generations):
+    """The response shows exactly what these dependency generations ({cache key: generation}, from
+    benchmarks.cache.dependency_generations, read before the content was) cover."""
+    setattr(request, DEPENDENCIES, dict(generations))
 
 
 def page_generation():
@@ -107,6 +128,7 @@ class _ProcessCopies:
         self.lock = threading.Lock()
         self.generations = None
         self.generations_until = 0.0
+        self.dependencies = {}  # {cache key: (generation, read until)}
         self.entries = OrderedDict()
 
     def current_generations(self):
@@ -118,8 +140,29 @@ class _ProcessCopies:
             self.generations, self.generations_until = _read_generations(), now + seconds
         return self.generations
 
+    def dependency_generations(self, names):
+        """{cache key: generation} for these dependency cache keys, from this process's copies when
+        they are younger than PAGE_CACHE_LOCAL_SECONDS, else from Redis (one read for the rest)."""
+        seconds = settings.PAGE_CACHE_LOCAL_SECONDS
+        now = time.monotonic()
+        known = {}
+        if seconds > 0:
+            for name in names:
+                copy = self.dependencies.get(name)
+                if copy is not None and now < copy[1]:
+                    known[name] = copy[0]
+        missing = [name for name in names if name not in known]
+        if missing:
+            read = cache.get_many(missing)
+            for name in missing:
+                known[name] = read.get(name)
+                if seconds > 0 and known[name] is not None:
+                    self.dependencies[name] = (known[name], now + seconds)
+        return known
+
     def forget_generations(self, **kwargs):
         self.generations = None
+        self.dependencies = {}
 
     def get(self, key):
         if settings.PAGE_CACHE_LOCAL_SECONDS <= 0:
@@ -145,14 +188,32 @@ class _ProcessCopies:
 
 local = _ProcessCopies()
 data_generation_bumped.connect(local.forget_generations, dispatch_uid="pagecache-local-generations")
+dependencies_bumped.connect(local.forget_generations, dispatch_uid="pagecache-local-dependencies")
 
 
 def _key(request, query):
-    """`query`: the declared part of the query string only (config/query_contract.declared_query)."""
-    data, pages = local.current_generations()
+    """`query`: the declared part of the query string only (config/query_contract.declared_query). The
+    key names the page, not what it showed: an entry carries that (`_validity`), checked on each hit."""
     address = request.build_absolute_uri(request.path) + (f"?{query}" if query else "")
     url = hashlib.md5(address.encode(), usedforsecurity=False).hexdigest()
-    return f"page:v3:{data}:{pages}:{_language(request.path)}:{url}"  # v3: the entry tuple's layout
+    return f"page:v4:{_language(request.path)}:{url}"  # v4: the entry tuple's layout
+
+
+def _validity(request, generations):
+    """What a stored entry stays valid under: the dependency generations the view read before its
+    content ("dependencies"), or the data and page generations read before the view ran."""
+    dependencies = getattr(request, DEPENDENCIES, None)
+    if dependencies:
+        return ("dependencies", tuple(sorted(dependencies.items())))
+    return ("generations", generations)
+
+
+def _still_valid(entry):
+    kind, recorded = entry[6]
+    if kind == "generations":
+        return tuple(recorded) == tuple(local.current_generations())
+    names = [name for name, _generation in recorded]
+    return local.dependency_generations(names) == dict(recorded)
 
 
 def _parameters_key(clean_key):
@@ -165,6 +226,8 @@ def _lookup(key):
         entry = cache.get(key)
         if entry is not None:
             local.put(key, entry)
+    if entry is not None and not _still_valid(entry):
+        return None  # what it showed changed: the next render stores a new entry under the same key
     return entry
 
 
@@ -200,7 +263,7 @@ def _public_headers(response):
 
 
 def _from_entry(request, entry):
-    body, gzipped, etag, headers, _created, _parameters = entry
+    body, gzipped, etag, headers, _created, _parameters, _validity = entry
     use_gzip = "gzip" in request.META.get("HTTP_ACCEPT_ENCODING", "")
     if use_gzip:
         etag = etag[:-1] + '-gz"'  # a different representation needs a different validator
@@ -243,6 +306,9 @@ class PageCacheMiddleware:
         if entry is not None:
             return _answer(request, entry, "hit")
 
+        # Read before the view: a change committed while it renders moves them past what is stored.
+        generations = tuple(local.current_generations())
+        setattr(request, WANTS_DEPENDENCIES, True)
         response = self.get_response(request)
         parameters = getattr(request, DECLARED, None)
         if parameters is None and query:
@@ -261,7 +327,8 @@ class PageCacheMiddleware:
         headers = [(name, response[name]) for name in KEPT_HEADERS if name in response]
         if _immutable(response.get("Cache-Control")):
             headers.append(("Cache-Control", response["Cache-Control"]))
-        entry = (body, gzip.compress(body, compresslevel=6, mtime=0), etag, headers, time.time(), parameters)
+        entry = (body, gzip.compress(body, compresslevel=6, mtime=0), etag, headers, time.time(), parameters,
+                 _validity(request, generations))
         key = _key(request, declared_query(query, parameters or ()))
         cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
         if parameters:

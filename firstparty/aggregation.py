@@ -18,7 +18,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 
 from django.db import connection, transaction
 
-from benchmarks.cache import bump_data_generation
+from benchmarks.cache import invalidate_after_commit
 from benchmarks.models import Measurement, Snapshot
 
 from .models import RequestRecord, Run, Series, SeriesSnapshot
@@ -193,7 +193,7 @@ def aggregate_run(run, publish=True):
     run.snapshot = snapshot
     run.status = Run.Status.AGGREGATED
     run.save(update_fields=["snapshot", "status", "config"])
-    transaction.on_commit(bump_data_generation)
+    invalidate_after_commit(keys=())  # the publish bumped its models' keys
     return snapshot
 
 
@@ -215,7 +215,7 @@ def aggregate_series_period(series, period_end):
         Series.objects.filter(pk=series.pk).update(aggregated_until=period_end)
         series.aggregated_until = period_end
         if snapshot:
-            transaction.on_commit(bump_data_generation)
+            invalidate_after_commit(keys=())  # the publish bumped its models' keys
     return snapshot
 
 

@@ -5,8 +5,10 @@ sources (one model per source, one provider table per article, N / M articles pe
 them all, then measures:
 
 1. a refresh of one source (a new published snapshot of its model): how many articles the task
-   renders again, and how long it takes;
-2. a page publish: how many articles it renders again (the page, and those linking to it);
+   renders again, and how long it takes; then how many of the articles an anonymous reader had in
+   the page cache are still answered from it (config/page_cache.py);
+2. a page publish: how many articles it renders again (the page, and those linking to it), and how
+   many stay in the page cache;
 3. a change of unknown reach (the global version): every article, for comparison.
 
     .venv/bin/python scripts/bench_dependencies.py --articles 200 --sources 20
@@ -88,13 +90,14 @@ def main():
 
     django.setup()
     from django.db import transaction
+    from django.test import Client
     from django.test.utils import override_settings
     from django.utils import timezone
 
     from articles.models import ArticlePage
     from articles.tasks import prerender_due
+    from benchmarks.cache import bump_data_generation, invalidate_after_commit
     from benchmarks.models import Measurement, Snapshot
-    from benchmarks.versioning import bump_content_version
 
     print(f"building {args.articles} articles over {args.sources} sources ...", flush=True)
     with override_settings(ARTICLE_PRERENDER=True):
@@ -103,6 +106,16 @@ def main():
         print(f"first render: {rendered} articles in {seconds:.2f} s", flush=True)
         per_model = args.articles // args.sources
 
+        urls = [page.url for page in ArticlePage.objects.live().order_by("pk")]
+        reader = Client()  # anonymous: the page cache keeps what it is answered
+
+        def still_cached():
+            """How many articles the page cache answered (each read refills what it missed)."""
+            return [reader.get(url)["X-Page-Cache"] for url in urls].count("hit")
+
+        still_cached()
+        print(f"page cache filled: {still_cached()} of {len(urls)} articles answered from it")
+
         _model, source, endpoints = models[0]
         with transaction.atomic():
             snapshot = Snapshot.objects.create(source=source, measured_at=timezone.now(), status="draft")
@@ -110,20 +123,29 @@ def main():
                 Measurement(snapshot=snapshot, endpoint=e, metric="output_speed_median", value=Decimal(200 + i))
                 for i, e in enumerate(endpoints))
             snapshot.publish()
+            invalidate_after_commit(keys=())  # as a refresh does: the publish bumped its model's keys
         refresh, refresh_s = timed(prerender_due)
         print(f"refresh of one source: {refresh} articles rendered again (expected {per_model}) in {refresh_s:.2f} s")
+        kept_refresh = still_cached()
+        print(f"  page cache: {kept_refresh} of {len(urls)} articles still answered from it "
+              f"(expected {len(urls) - per_model}; 0 while one data generation keyed every page)")
 
         page = ArticlePage.objects.live().order_by("pk").first()
-        page.save_revision().publish()
+        with transaction.atomic():
+            page.save_revision().publish()
         publish, publish_s = timed(prerender_due)
         print(f"publish of one page: {publish} articles rendered again (expected 1) in {publish_s:.2f} s")
+        kept_publish = still_cached()
+        print(f"  page cache: {kept_publish} of {len(urls)} articles still answered from it (expected {len(urls) - 1})")
 
-        bump_content_version()
+        bump_data_generation()
         everything, everything_s = timed(prerender_due)
         print(f"change of unknown reach: {everything} articles rendered again in {everything_s:.2f} s")
+        print(f"  page cache: {still_cached()} of {len(urls)} articles still answered from it (expected 0)")
         print(f"ratio: a refresh of one source costs {refresh_s / everything_s:.2f}× a full re-render "
               f"({refresh}/{everything} articles)")
-        ok = refresh == per_model and publish == 1 and everything == args.articles
+        ok = (refresh == per_model and publish == 1 and everything == args.articles
+              and kept_refresh == len(urls) - per_model and kept_publish == len(urls) - 1)
         print("goal met" if ok else "goal NOT met")
         return 0 if ok else 1
 

@@ -10,9 +10,9 @@ CRASH_PAUSE_AT names the points (comma-separated) where the process stops and wa
 stdin, after printing {"paused": point}; the test kills the database (and maybe this process) there.
 The points hook into the code from outside, as a debugger would:
     publish:in-transaction  after the page was saved live and the content version bumped, before commit
-    publish:after-commit    after the commit, before the caches follow it (articles.cache_purge)
+    publish:after-commit    after the commit, before the caches follow it (benchmarks.cache, articles.cache_purge)
     refresh:in-transaction  the run's snapshot written and published, its outcome being saved, no commit
-    refresh:after-commit    after the commit, before the data generation is bumped (benchmarks.cache)
+    refresh:after-commit    after the commit, before the caches follow it (benchmarks.cache)
 """
 
 import json
@@ -45,8 +45,24 @@ def say(**message):
 
 def pause(point):
     if point in PAUSES:
+        PAUSES.discard(point)  # once: a point may be reached by two steps (see pause_when_caches_follow)
         say(paused=point)
         sys.stdin.readline()
+
+
+def pause_when_caches_follow(point):
+    """The first thing after a commit: the caches follow the keys the change bumped (a receiver of
+    benchmarks.versioning.content_version_bumped), before the data and page generations."""
+    from benchmarks.cache import follow_content_version
+    from benchmarks.versioning import content_version_bumped
+
+    content_version_bumped.disconnect(dispatch_uid="cache-follows-content-version")
+
+    def paused(sender, **kwargs):
+        pause(point)
+        return follow_content_version(sender, **kwargs)
+
+    content_version_bumped.connect(paused, weak=False, dispatch_uid="cache-follows-content-version")
 
 
 def wrap_with_pause(owner, name, point):
@@ -163,6 +179,7 @@ def publish(title):
     client = editor_client()
     # Connected after articles.cache_purge's handler: the version is bumped when this runs.
     page_published.connect(lambda **kwargs: pause("publish:in-transaction"), weak=False)
+    pause_when_caches_follow("publish:after-commit")
     wrap_with_pause(articles.cache_purge, "caches_follow", "publish:after-commit")
     response = client.post(form["url"], {**form["data"], "title_en": title, "action-publish": "action-publish"})
     return {"status": response.status_code}
@@ -175,6 +192,7 @@ def refresh():
 
     without_reviews()
     wrap_with_pause(Refresh, "finish", "refresh:in-transaction")
+    pause_when_caches_follow("refresh:after-commit")
     wrap_with_pause(benchmarks.cache, "bump_cache_generation", "refresh:after-commit")
     run = run_refresh(Source.objects.get(title=SOURCE_TITLE).pk)
     return {"status": run.status}

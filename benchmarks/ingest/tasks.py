@@ -21,7 +21,9 @@ def invalidate_cache():
     """Bump the data generation after a cache outage hid a change from it (cache.invalidate_after_commit)."""
     from ..cache import bump_cache_generation
 
-    return bump_cache_generation()  # the database's content version was bumped with the change
+    # The database's content version was bumped with the change; which keys it had is lost with the
+    # failed bump, so every dependency-keyed copy goes too.
+    return bump_cache_generation(everything=True)
 
 
 @shared_task(name="benchmarks.tasks.import_upload")
