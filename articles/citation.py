@@ -13,6 +13,7 @@ from django.utils import formats, translation
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
+from .addresses import page_address
 from .versions import current_version_moment, format_moment, iso_moment
 
 BIBTEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
@@ -26,9 +27,9 @@ def bibtex_escape(text):
 
 
 def version_address(live_page, moment, request=None):
-    """The absolute as-of address of `moment` in the active language (the site's root URL, so the
-    stored rendering made without a real request prints the same as a reader's request)."""
-    base = live_page.get_full_url(request)
+    """The absolute as-of address of `moment` in the active language, at the origin the reader uses
+    (articles/addresses.py: the stored rendering is made without a reader's request)."""
+    base = page_address(live_page, request)
     return f"{base}as-of/{format_moment(moment)}/" if base else None
 
 

@@ -3,11 +3,14 @@
 Everything in it is what the page prints: the creators are the sources of the printed figures and of
 the page's source list, the licences are those sources' licence (or terms) pages, the temporal coverage
 runs from the oldest to the newest snapshot behind a printed figure, and the distribution is the two
-downloads the data page offers. Addresses are absolute from the Site's root URL, not from the request:
-the head is cached per language and stored by the prerender task, which has no reader's request.
+downloads the data page offers. Addresses are absolute at the origin the reader uses: the head is
+stored by the prerender task, which has no reader's request, so they are written with a placeholder
+origin that the response gets before it leaves (articles/addresses.py).
 """
 
 import json
+
+from .addresses import page_address
 
 
 def dataset(page):
@@ -17,7 +20,7 @@ def dataset(page):
     creators = {}
     for source in sources:  # one Organization per publisher, at the address of its first source shown
         creators.setdefault(source.publisher, {"@type": "Organization", "name": source.publisher, "url": source.url})
-    url = page.get_full_url()
+    url = page_address(page)  # the reader's origin (articles/addresses.py)
     # The figures' date, not the page's publication: publishing the Spanish text must not change the
     # English page (a page with no figures has no dateModified rather than a publication time).
     updated = page.updated_at

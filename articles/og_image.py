@@ -115,7 +115,9 @@ def meta(page):
     """The head's og:image facts ({url, alt, width, height}), or None for an article without a chart."""
     if not has_image(page):
         return None
-    url = page.get_full_url()
+    from .addresses import page_address
+
+    url = page_address(page)  # the reader's origin (articles/addresses.py)
     if not url:
         return None
     drawn = chart(page)

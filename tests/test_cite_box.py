@@ -41,7 +41,7 @@ def cite_box(html):
 def test_the_cite_box_gives_the_address_date_and_ready_citations(client, article):
     t0 = ago(minutes=30)
     archived = cite_box(client.get(as_of(article, t0)).text)
-    address = f"http://localhost{as_of(article, t0)}"
+    address = f"http://testserver{as_of(article, t0)}"  # the reader's origin (articles/addresses.py)
     assert f'<a class="cite-url" href="{address}">{address}</a>' in archived
     second = t0.replace(microsecond=0)
     assert f'<time class="cite-version" datetime="{second:%Y-%m-%dT%H:%M:%S}Z">' in archived
@@ -56,7 +56,7 @@ def test_the_cite_box_gives_the_address_date_and_ready_citations(client, article
     current = client.get(english_url(article))
     url = re.search(r'<a class="cite-url" href="([^"]+)"', cite_box(current.text)).group(1)
     time.sleep(1.1)  # its second must be over before the address answers
-    assert novita_first_chunk(text_of(client.get(url.removeprefix("http://localhost")))) == "2.51"
+    assert novita_first_chunk(text_of(client.get(url.removeprefix("http://testserver")))) == "2.51"
 
 
 def test_the_current_page_cites_the_newest_change_it_shows(client, glm, article):

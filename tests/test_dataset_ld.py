@@ -48,7 +48,9 @@ def test_the_dataset_expands_to_schema_org_terms_with_licence_pages_and_download
     page = ArticlePage.objects.get(slug_en="fastest-llm-api")
     _document, dataset, soup = page_dataset(client, "/en/fastest-llm-api/")
     assert dataset["@type"] == [SCHEMA + "Dataset"]
-    url = page.get_full_url()
+    # At the origin the reader used (the test client's), not the Site record's "localhost": the head
+    # is rendered ahead without a request (articles/addresses.py).
+    url = "http://testserver" + page.get_url()
     assert ids(dataset, "url") == [url] and url.endswith("/en/fastest-llm-api/")
     assert values(dataset, "isAccessibleForFree") == [True]
 

@@ -62,6 +62,9 @@ MIDDLEWARE = [
     "config.compression.AnonymousGZipMiddleware",
     # Anonymous readers' pages come from the cache before sessions, auth or Wagtail are touched.
     "config.page_cache.PageCacheMiddleware",
+    # Inside the page cache: pages rendered ahead name our own pages under a placeholder origin, written
+    # here as the one the reader used (articles/addresses.py), before the copy is cached.
+    "config.origin.OriginMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
