@@ -27,7 +27,6 @@ def quantize(value, decimals):
     return value.quantize(exponent, rounding=ROUND_HALF_UP)
 
 
-NARROW_NBSP = "\u202f"
 # What a reader sees before a negative number: the minus sign, not the hyphen-minus ("−4 020 ms", not
 # "-4020 ms"); a hyphen reads as a dash or a range and is narrower than the digits it stands beside.
 # Machine-readable values (plain_number: <data value>, CSV and JSON numbers) keep ASCII "-".
@@ -101,9 +100,9 @@ def format_difference(metric, difference, lang=None):
     difference = Decimal(difference)
     if metric.diff_unit == "ms":
         ms = quantize(difference * 1000, 0)
-        # Grouped by a narrow no-break space ("+13 842 ms", as SI and the RAE write digit groups): a
-        # reader counts the digits at a glance, and the reference lines (white space ignored) still match.
-        text = format_decimal(ms, 0, lang=lang, grouping=NARROW_NBSP)
+        # Grouped like every other figure of the page's language ("+13,842 ms" beside "1,693.7 tok/s"):
+        # a reader counts the digits at a glance, and one page never groups digits two ways.
+        text = format_decimal(ms, 0, lang=lang)
         return (f"+{text}" if ms > 0 else text) + " ms"
     if metric.diff_unit == "pp":
         pp = quantize(difference, 1)
@@ -123,17 +122,22 @@ def difference_number(metric, difference):
     return quantize(difference, metric.precision), str(metric.unit)
 
 
-def format_duration(seconds, lang=None, decimals=None):
+def format_duration(seconds, lang=None, decimals=None, significant=None):
     """Seconds in the unit a reader expects: "331 ms" below a second, "1.74 seconds" above.
 
-    `decimals` fixes the decimals of whichever unit is shown (default: 0 for ms, 2 for seconds).
+    `decimals` fixes the decimals of whichever unit is shown; else `significant` (a metric's) rounds the
+    number as the metric's table cell does, so a sentence and the table beside it print the same figure
+    ("10.5 seconds" and "10.5 s", not "10.49 seconds"); else 0 for ms, 2 for seconds.
     """
     if seconds is None:
         return DASH
     seconds = Decimal(seconds)
+    shown = seconds * 1000 if seconds < 1 else seconds
+    if decimals is None:
+        decimals = significant_decimals(shown, significant) if significant else (0 if seconds < 1 else 2)
     if seconds < 1:
-        return _("%(value)s ms") % {"value": format_decimal(seconds * 1000, decimals or 0, lang=lang)}
-    return _("%(value)s seconds") % {"value": format_decimal(seconds, 2 if decimals is None else decimals, lang=lang)}
+        return _("%(value)s ms") % {"value": format_decimal(shown, decimals, lang=lang)}
+    return _("%(value)s seconds") % {"value": format_decimal(shown, decimals, lang=lang)}
 
 
 def price_decimals(amount):

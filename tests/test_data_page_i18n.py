@@ -100,7 +100,7 @@ def test_files_are_cached_and_made_again_when_the_data_changes(client, demo_site
 
     article = "/en/glm-5-3-flash-providers/"
     urls = [link for link in LINK.findall(client.get(article).text)] + [article + "data/csv/"]
-    block = next(url for url in urls if "'+7\u202f259 ms" in client.get(url).content.decode())
+    block = next(url for url in urls if "'+7,259 ms" in client.get(url).content.decode())
     first = client.get(block)
     assert first["X-Page-Cache"] == "hit"  # read once above
     with CaptureQueriesContext(connection) as ctx:
@@ -108,15 +108,15 @@ def test_files_are_cached_and_made_again_when_the_data_changes(client, demo_site
     assert len(ctx.captured_queries) == 0 and again.content == first.content
     assert again["Content-Disposition"] == first["Content-Disposition"] and "attachment" in again["Content-Disposition"]
     assert again["Content-Type"] == "text/csv; charset=utf-8" and again["X-Robots-Tag"] == "noindex"
-    assert difference_cell(again) == ("7259", "'+7\u202f259 ms")
+    assert difference_cell(again) == ("7259", "'+7,259 ms")
     json_before = client.get(article + "data/json/").content
 
     row = Measurement.objects.get(snapshot__status="published", metric="e2e_p99", endpoint__provider__slug="fireworks")
     publish_correction(row.snapshot, {(row.endpoint_id, row.metric): row.value + Decimal("0.1")}, bump=False)
-    assert difference_cell(client.get(block)) == ("7259", "'+7\u202f259 ms")  # same generation: the cached file
+    assert difference_cell(client.get(block)) == ("7259", "'+7,259 ms")  # same generation: the cached file
     bump_data_generation()
     fresh = client.get(block)
-    assert fresh["X-Page-Cache"] == "miss" and difference_cell(fresh) == ("7359", "'+7\u202f359 ms")
+    assert fresh["X-Page-Cache"] == "miss" and difference_cell(fresh) == ("7359", "'+7,359 ms")
     assert client.get(article + "data/json/").content != json_before
 
 

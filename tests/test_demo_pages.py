@@ -38,7 +38,7 @@ def test_scorecard_differences_are_computed_not_typed(client, demo_site):
     from benchmarks.models import Measurement, Snapshot
 
     text = client.get("/en/glm-5-3-flash-providers/").text
-    assert "+7\u202f259 ms" in text
+    assert "+7,259 ms" in text
     run = Snapshot.objects.get(source__url="https://github.com/openbenchmarks-labs/inference", status="published")
     correction = Snapshot.objects.create(source=run.source, measured_at=run.measured_at, workload=run.workload)
     for row in run.measurements.all():
@@ -51,7 +51,7 @@ def test_scorecard_differences_are_computed_not_typed(client, demo_site):
 
     bump_data_generation()
     text = client.get("/en/glm-5-3-flash-providers/").text
-    assert "+7\u202f359 ms" in text and "+7\u202f259 ms" not in text
+    assert "+7,359 ms" in text and "+7,259 ms" not in text
 
 
 def test_data_trail_lists_each_figure_with_snapshot_and_source(client, demo_site):

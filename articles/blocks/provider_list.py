@@ -80,7 +80,7 @@ def spoken_value(metric, value, unit="auto", decimals=None):
     if unit == "ms":
         return f"{format_decimal(value * 1000, 0 if decimals is None else decimals)} ms"
     if metric.kind == "time":
-        return format_duration(value, decimals=decimals)
+        return format_duration(value, decimals=decimals, significant=metric.significant)
     if decimals is not None:
         return format_decimal(value, decimals) + metric.cell_suffix
     return format_metric(metric, value)
