@@ -322,6 +322,15 @@ class PageData(WindowMixin, TrendDataMixin):
                 shown.setdefault(source.pk, source)
         return shown
 
+    def data_changed_at(self):
+        """The newest publication of data from the sources the page shows, up to its moment (a refresh
+        or a correction changes a figure when it is published; articles/versions.py). Read once."""
+        if "_data_changed_at" not in self.__dict__:
+            from .versions import data_changed_at
+
+            self.__dict__["_data_changed_at"] = data_changed_at(self, self.now)
+        return self.__dict__["_data_changed_at"]
+
     def printed_measured_span(self):
         """(oldest, newest) measurement time of the snapshots behind the figures printed, or None.
         Prices are left out: their date is when a price took effect, not when anything was measured."""

@@ -21,10 +21,11 @@ def dataset(page):
     for source in sources:  # one Organization per publisher, at the address of its first source shown
         creators.setdefault(source.publisher, {"@type": "Organization", "name": source.publisher, "url": source.url})
     url = page_address(page)  # the reader's origin (articles/addresses.py)
-    # The figures' date, not the page's publication: publishing the Spanish text must not change the
-    # English page (a page with no figures has no dateModified rather than a publication time).
-    updated = page.updated_at
-    span = data.printed_measured_span()
+    # When the figures last changed, not the page's publication: publishing the Spanish text must not
+    # change the English page (a page with no figures has no dateModified rather than a publication
+    # time). A correction or a refresh changes them when it is published, after they were measured.
+    updated = max((moment for moment in (page.updated_at, data.data_changed_at()) if moment), default=None)
+    span = coverage(data)
     document = {
         "@context": "https://schema.org",
         "@type": "Dataset",
@@ -36,11 +37,32 @@ def dataset(page):
         # Source.licence, which a search engine would read as a relative address.
         "license": sorted({source.licence_url for source in sources if source.licence_url}),
         "isAccessibleForFree": True,
-        "temporalCoverage": f"{_moment(span[0])}/{_moment(span[1])}" if span else None,
+        "temporalCoverage": f"{span[0]}/{span[1]}" if span else None,
         "dateModified": _moment(updated) if updated else None,
         "distribution": distribution(page, url) if url else [],
     }
     return {key: value for key, value in document.items() if value not in (None, [], "")}
+
+
+def coverage(data):
+    """(start, end) of the time the printed figures describe, as ISO 8601: from the oldest measurement or
+    the oldest printed price's effective date (a price applies from the day it took effect) to the
+    newest measurement or the newest day a printed price was confirmed on; None without figures."""
+    from benchmarks.freshness import price_seen_at
+
+    starts, ends = [], []
+    for figure in data.printed_figures:
+        for row in figure.measurements:
+            moment = row.snapshot.measured_at.replace(microsecond=0)
+            starts.append((moment.date(), moment.isoformat()))
+            ends.append((moment.date(), moment.isoformat()))
+        if figure.price is not None:
+            starts.append((figure.price.effective_date, figure.price.effective_date.isoformat()))
+            seen = price_seen_at(figure.price).replace(microsecond=0)
+            ends.append((seen.date(), seen.isoformat()))
+    if not starts:
+        return None
+    return min(starts)[1], max(ends)[1]
 
 
 def distribution(page, url):

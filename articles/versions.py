@@ -216,5 +216,5 @@ def current_version_moment(page, language, page_data):
     if since is None:
         return None  # no logged publication: the as-of route could not find it either (404)
     now = page_data.now
-    moments = [since, data_changed_at(page_data, now), turned_stale_at(page_data, now)]
+    moments = [since, page_data.data_changed_at(), turned_stale_at(page_data, now)]
     return max(moment for moment in moments if moment is not None).replace(microsecond=0)

@@ -116,6 +116,8 @@ LICENCE_URLS = {  # publisher -> page
     "Together AI": "https://www.together.ai/terms-of-service",
     "DeepInfra": "https://deepinfra.com/terms",
     "Z.ai": "https://docs.z.ai/legal-agreement/terms-of-use",
+    # Our own measurements (the first-party run and the probe series) are published under CC BY 4.0.
+    "openbenchmarks-labs": "https://creativecommons.org/licenses/by/4.0/",
 }
 
 

@@ -70,14 +70,19 @@ def test_the_dataset_expands_to_schema_org_terms_with_licence_pages_and_download
         response = client.get(urlsplit(address).path)
         assert response.status_code == 200 and response["Content-Type"].startswith(media_type)
 
-    # The time the printed figures were measured, and when the data last changed.
+    # The time the printed figures describe: from the oldest measurement or the oldest printed price's
+    # effective date (it applies from that day) to the newest, and when the data last changed.
     [coverage] = values(dataset, "temporalCoverage")
-    start, end = (datetime.fromisoformat(moment) for moment in coverage.split("/"))
-    measured = [row.snapshot.measured_at for figure in page.page_data.printed_figures for row in figure.measurements]
+    start, end = coverage.split("/")
+    printed = page.page_data.printed_figures
+    measured = [row.snapshot.measured_at for figure in printed for row in figure.measurements]
+    effective = [figure.price.effective_date for figure in printed if figure.price is not None]
+    assert effective and min(effective) < min(measured).date()
+    assert start == min(effective).isoformat()  # the demo's prices are older than its measurements
     # In whole seconds: machine-readable times carry no microseconds.
-    assert (start, end) == (min(measured).replace(microsecond=0), max(measured).replace(microsecond=0)) and start <= end
+    assert datetime.fromisoformat(end) >= max(measured).replace(microsecond=0)
     [modified] = dataset[SCHEMA + "dateModified"]
-    assert modified["@type"] == SCHEMA + "Date" and datetime.fromisoformat(modified["@value"]) >= end
+    assert modified["@type"] == SCHEMA + "Date" and datetime.fromisoformat(modified["@value"]) >= datetime.fromisoformat(end)
 
     # Creators: publishers the page prints, each once.
     creators = [values(creator, "name")[0] for creator in dataset[SCHEMA + "creator"]]
@@ -108,3 +113,28 @@ def test_a_licence_noted_as_text_is_not_given_as_the_licence(client, demo_site):
     assert "Attribution required" not in json.dumps(document)
     assert "https://artificialanalysis.ai/terms-of-use" not in ids(dataset, "license")
     assert ids(dataset, "license"), "the price pages' terms are still there"
+
+
+def test_a_correction_moves_date_modified_and_first_party_data_has_a_licence(client, demo_site):
+    """dateModified is when the figures last changed: a correction published after the measurement moves
+    it (it stayed at the measurement time). The scorecard, built on our own measurements, names their
+    licence (it had none)."""
+    from decimal import Decimal
+
+    from django.core.cache import cache
+
+    from benchmarks.models import Measurement
+    from tests.figures_support import publish_correction
+
+    row = Measurement.objects.filter(snapshot__status="published", metric="output_speed_median",
+                                     endpoint__provider__slug="baseten", endpoint__model__slug="glm-5-3").first()
+    correction = publish_correction(row.snapshot, {(row.endpoint_id, row.metric): Decimal("140")})
+    cache.clear()
+    for url in ("/en/fastest-llm-api/", "/es/api-llm-mas-rapida/"):
+        _document, dataset, _soup = page_dataset(client, url)
+        [modified] = values(dataset, "dateModified")
+        assert datetime.fromisoformat(modified) == correction.published_at.replace(microsecond=0), url
+
+    for url in ("/en/glm-5-3-flash-providers/", "/es/proveedores-glm-5-3-flash/"):
+        _document, dataset, _soup = page_dataset(client, url)
+        assert "https://creativecommons.org/licenses/by/4.0/" in ids(dataset, "license"), url
