@@ -1,5 +1,6 @@
 """axe-core (axe-playwright-python ships it, so no network) finds no WCAG 2.0, 2.1 and 2.2 A/AA violation
-on the articles and their data pages, in English and Spanish, on a desktop and on a phone.
+on the articles, their data pages and change logs and the home pages, in English and Spanish, on a
+desktop and on a phone.
 
 No rule is excluded: a violation is fixed in the templates or assets/css/site.css. A failure lists each
 violated rule with the elements it found, so the message says what to fix.
@@ -13,11 +14,23 @@ from .viewports import DESKTOP, PHONE
 pytestmark = pytest.mark.browser
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+# Every page a reader reaches from the demo articles: both articles, their data pages and change logs,
+# in both languages, and the home pages that list them.
 PAGES = (
     "/en/fastest-llm-api/",
     "/es/api-llm-mas-rapida/",
     "/en/fastest-llm-api/data/",
     "/es/api-llm-mas-rapida/datos/",
+    "/en/fastest-llm-api/changes/",
+    "/es/api-llm-mas-rapida/cambios/",
+    "/en/glm-5-3-flash-providers/",
+    "/es/proveedores-glm-5-3-flash/",
+    "/en/glm-5-3-flash-providers/data/",
+    "/es/proveedores-glm-5-3-flash/datos/",
+    "/en/glm-5-3-flash-providers/changes/",
+    "/es/proveedores-glm-5-3-flash/cambios/",
+    "/en/",
+    "/es/",
 )
 AXE = Axe()
 OPEN_TRAILS = """() => document.querySelectorAll('.prov-toggle').forEach(button => {
