@@ -131,6 +131,30 @@ SERIES_SOURCE = (
     "https://github.com/openbenchmarks-labs/inference/tree/main/probe", "first_party",
 )
 SERIES_TITLE_ES = "Sonda de GLM-5.3-Flash, ventanas móviles de 24 h"
+# Each source's title in Spanish (Source.title_es), so the Spanish pages cite it in Spanish. A title that
+# is a model's name reads the same in both languages; it is set all the same, so it is not a fallback.
+TITLES_ES = {
+    "aa-glm-5-3": "proveedores de GLM-5.3",
+    "aa-deepseek-v4-1-flash-1017": "proveedores de DeepSeek V4.1 Flash 1017",
+    "aa-glm-5-3-flash": "proveedores de GLM-5.3-Flash",
+    "aa-gpt-oss-120b": "proveedores de GPT-OSS 120B",
+    "baseten-pricing": "precios",
+    "novita-glm-5-3": "GLM-5.3",
+    "novita-deepseek-v4-1-flash-1017": "DeepSeek V4.1 Flash 1017",
+    "novita-glm-5-3-flash": "GLM-5.3-Flash",
+    "novita-gpt-oss-120b": "GPT-OSS 120B",
+    "groq-gpt-oss-120b": "GPT-OSS 120B",
+    "deepseek-pricing": "precios de la API",
+    "cerebras-pricing": "precios",
+    "sambanova-pricing": "precios por token de los modelos",
+    "coreweave-pricing": "precios por token de Forge",
+    "fireworks-pricing": "precios serverless",
+    "together-pricing": "precios",
+    "deepinfra-glm-5-3": "GLM-5.3",
+    "zai-pricing": "precios",
+    "run-glm-5-3-flash": "medición de proveedores de GLM-5.3-Flash, 600 peticiones por proveedor",
+    "probe-glm-5-3-flash": SERIES_TITLE_ES,
+}
 
 PRICE_DATE = date(2026, 11, 1)
 # Artificial Analysis republishes medians several times a day; the demo snapshot is stamped when it is
@@ -247,9 +271,12 @@ def _upsert_sources():
                 "licence": "Attribution required" if is_aa else "",
                 "licence_url": LICENCE_URLS.get(publisher, ""),
                 "is_demo": True,
-                **({"title_es": SERIES_TITLE_ES} if key == SERIES_SOURCE[0] else {}),
+                "title_es": TITLES_ES.get(key),
             },
         )
+        if not source.title_es and TITLES_ES.get(key):  # a database loaded before sources had one
+            source.title_es = TITLES_ES[key]
+            Source.objects.filter(pk=source.pk).update(title_es=source.title_es)
         if not source.is_demo:  # a database loaded before sources were labelled
             Source.objects.filter(pk=source.pk).update(is_demo=True)
             source.is_demo = True

@@ -21,18 +21,20 @@ PAGES = {"en": "/en/fastest-llm-api/", "es": "/es/api-llm-mas-rapida/"}
 FALSE_AFTER = {
     "en": [
         "Baseten's premium tier leads two of the current models",
-        "Baseten's premium tier, which is sold as a separate, more expensive product",
+        "Baseten's premium tier, which is sold as a separate, more expensive product, so weigh it against the "
+        "standard routes on price as well as on speed",
         "Leads two of the three current models, both times through its premium Fast tier.",
         "tops the speed ranking on GLM-5.3 and on DeepSeek V4.1 Flash 1017",
-        "runner-up on output speed for every current model",
+        "A steady second: runner-up on output speed for every current model",
         "That speed costs extra: the Fast tier is priced above the standard one",
     ],
     "es": [
         "El nivel prémium de Baseten lidera dos de los modelos actuales",
-        "el nivel prémium de Baseten, que se vende como un producto aparte y más caro",
+        "el nivel prémium de Baseten, que se vende como un producto aparte y más caro, así que conviene compararlo "
+        "con las rutas estándar también por precio y no solo por velocidad",
         "Lidera dos de los tres modelos actuales, en ambos casos con su nivel prémium Fast.",
         "encabeza la velocidad en GLM-5.3 y en DeepSeek V4.1 Flash 1017",
-        "segundo en velocidad de salida en todos los modelos actuales",
+        "Un segundo puesto constante: segundo en velocidad de salida en todos los modelos actuales",
         "Esa velocidad se paga: el nivel Fast cuesta más que el estándar",
     ],
 }

@@ -32,8 +32,15 @@ def test_english_fallback_text_on_a_spanish_page_is_marked_lang_en(client, demo_
     # Translated blocks keep the page's language.
     translated = soup.find(string="Velocidad de salida de GLM-5.3")
     assert translated.find_parent(attrs={"lang": True}).name == "html"
-    # Source titles (names of cited works) stay English, and say so.
+    # A source title with a Spanish version prints it; one without falls back to English and says so.
+    from benchmarks.models import Source
+
+    untranslated = Source.objects.filter(title_es__isnull=False).order_by("pk").first()
+    Source.objects.filter(pk=untranslated.pk).update(title_es=None)
+    soup = spanish_page(client, article)
     titles = soup.select("section.sources li span[lang]")
-    assert titles and {span["lang"] for span in titles} == {"en"}
+    assert [span.get_text() for span in titles] == [untranslated.title_en]
+    assert {span["lang"] for span in titles} == {"en"}
+    assert "proveedores de GLM-5.3" in soup.select_one("section.sources").get_text()
     attributions = soup.select("footer.attributions p")
     assert attributions and all(p.get("lang") == "en" for p in attributions if p.get_text().isascii())

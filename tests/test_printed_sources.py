@@ -46,7 +46,9 @@ def test_a_page_without_prices_shows_no_price_source_and_no_demo_banner(client, 
     assert soup.select("table.provider-table tbody tr"), "the table shows no rows: the test proves nothing"
     assert soup.select_one(".demo-data") is None, "the Demo data banner on a page that prints no demo figure"
     listed = [item.get_text(" ", strip=True) for item in soup.select("section.sources li")]
-    assert listed == ["Artificial Analysis · GLM-5.3 providers"], listed
+    # The source's title in the page's language (the demo sources have Spanish titles).
+    assert listed == [{"/en/": "Artificial Analysis · GLM-5.3 providers",
+                       "/es/": "Artificial Analysis · proveedores de GLM-5.3"}[url[:4]]], listed
     markers = {link["href"] for link in soup.select("sup.fn a")}
     assert markers == {"#source-1"}, markers
     dataset = next(

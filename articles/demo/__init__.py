@@ -83,11 +83,14 @@ def load_demo_site():
         },
         slug={"en": "fastest-llm-api", "es": "api-llm-mas-rapida"},
         summary=fastest_summary(data),
+        # The disclosure cannot hold a checked statement (its field has no such feature), so it says
+        # nothing the data decides (the article has a card for Novita AI whatever the data): where it
+        # ranks is said in its card and in the methodology, as checked statements.
         publisher_disclosure={
-            "en": "<p>Published by Novita AI, which appears in these rankings; all figures come from the public "
-            "sources listed below.</p>",
-            "es": "<p>Publicado por Novita AI, que aparece en estas clasificaciones; todas las cifras proceden de las "
-            "fuentes públicas que se citan abajo.</p>",
+            "en": "<p>Published by Novita AI, itself an LLM API provider and one of the hosts this article covers; "
+            "all figures come from the public sources listed below.</p>",
+            "es": "<p>Publicado por Novita AI, que también ofrece APIs de LLM y es uno de los proveedores que trata "
+            "este artículo; todas las cifras proceden de las fuentes públicas que se citan abajo.</p>",
         },
         body=_bodies(fastest_api_body, data),
     )

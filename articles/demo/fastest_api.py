@@ -1,15 +1,25 @@
 """The demo article "Fastest LLM API": per-model speed tables and charts from Artificial Analysis
 snapshots, picks, provider cards and prices from the providers' pages."""
 
-from benchmarks.demo_data import ARTICLE_SOURCES
+from benchmarks.demo_data import AA_TABLES, ARTICLE_SOURCES
 
 from .blocks import DemoBlocks
 from .statements import DemoStatements
 
 CURRENT = ["glm-5-3", "deepseek-v4-1-flash-1017", "glm-5-3-flash"]
+EVERY_MODEL = CURRENT + ["gpt-oss-120b"]
 ACCURACY = "accuracy_index"
 TTFC = "ttfc_median"
 FAST = ("baseten", "Fast")
+STANDARD = ("baseten", "")
+PRICE_SIDES = ("price_input", "price_output")
+# Every host the benchmark ranks on the article's models, tier by tier.
+RANKED_HOSTS = sorted({(row[0], row[1]) for _source, rows in AA_TABLES.values() for row in rows})
+
+
+def hosts_on(model):
+    """The hosts the demo's benchmark rows measure on one model."""
+    return [(row[0], row[1]) for row in AA_TABLES[model][1]]
 
 # Footnote order of the article: the four benchmark snapshots, then the providers' price pages.
 ARTICLE_SOURCE_KEYS = [key for key, *_rest in ARTICLE_SOURCES]
@@ -49,36 +59,54 @@ def fastest_api_body(lang, data):
     st = DemoStatements(b)
     NOTE_ACCURACY = note_accuracy(st)  # noqa: N806 (the note's text, as the constant it was)
     not_on_glm = st.measured("fireworks", "glm-5-3", source="aa-glm-5-3", neg=True)
-    glm_lead = [st.leads(FAST, ["glm-5-3"], source="aa-glm-5-3"),
-                st.faster(FAST, "together-ai", "glm-5-3", factor="1.5", source="aa-glm-5-3")]
+    # "One stands well ahead": the leader at least 1.5 times as fast as every other host measured.
+    glm_lead = [st.leads(FAST, ["glm-5-3"], source="aa-glm-5-3")] + [
+        st.faster(FAST, host, "glm-5-3", factor="1.5", source="aa-glm-5-3") for host in hosts_on("glm-5-3")
+        if host != FAST]
+    premium_lead = [glm_lead[0]] + [st.cheaper(STANDARD, FAST, "glm-5-3", side) for side in PRICE_SIDES]
     coreweave_only_flash = [st.measured("coreweave", model, neg=True) for model in CURRENT[:2]]
     hardware = ("groq", "cerebras", "sambanova")
     hardware_absent = [st.measured(host, model, neg=True) for host in hardware for model in CURRENT]
     hardware_baseline = [st.measured(host, "gpt-oss-120b") for host in hardware]
-    standard = ("baseten", "")
+    standard = STANDARD
+    fast_models = ["glm-5-3", "deepseek-v4-1-flash-1017"]  # the current models the Fast tier is measured on
+    # "Leads two of the three current models, both times through its premium Fast tier": the
+    # standard tier leads none, or Baseten would lead more than two.
+    fast_two = [st.leads(FAST, CURRENT, q="exactly", n=2), st.leads(standard, CURRENT, q="exactly", n=0)]
     fast_start = [st.leads(FAST, ["deepseek-v4-1-flash-1017"], metric=TTFC)]
-    fast_tops = st.leads(FAST, ["glm-5-3", "deepseek-v4-1-flash-1017"])
-    fast_costs = [st.faster(FAST, standard, "glm-5-3", source="aa-glm-5-3"), st.cheaper(standard, FAST, "glm-5-3")]
+    fast_tops = st.leads(FAST, fast_models)
+    # "That speed costs extra: the Fast tier is priced above the standard one", wherever both are sold.
+    fast_costs = [st.faster(FAST, standard, m) for m in fast_models] + [
+        st.cheaper(standard, FAST, m, side) for m in fast_models for side in PRICE_SIDES]
     fast_accuracy = st.faster(standard, FAST, "glm-5-3", metric=ACCURACY)
-    together_second = [st.rank("together-ai", m, 2) for m in CURRENT] + [
-        st.leads("together-ai", CURRENT, q="exactly", n=0)]
+    together_leads_none = st.leads("together-ai", CURRENT, q="exactly", n=0)
+    together_second = [st.rank("together-ai", m, 2) for m in CURRENT] + [together_leads_none]
     together_start = st.leads("together-ai", ["glm-5-3"], metric=TTFC)
     together_fast = [st.rank("together-ai", m, 3) for m in CURRENT]
     together_third = [st.rank("together-ai", "glm-5-3", 3, metric=ACCURACY),
                       st.rank("together-ai", "glm-5-3", 2, metric=ACCURACY, neg=True)]
+    # "7 hosts again": GLM-5.3-Flash has as many hosts as DeepSeek V4.1 Flash 1017, the model before it
+    # (the number itself is a data reference; the vocabulary compares counts with a number).
+    seven_again = [st.count("glm-5-3-flash", "eq", 7, source="aa-glm-5-3-flash"),
+                   st.count("deepseek-v4-1-flash-1017", "eq", 7, source="aa-deepseek-v4-1-flash-1017")]
     coreweave_leads = st.leads("coreweave", ["glm-5-3-flash"], source="aa-glm-5-3-flash")
-    coreweave_clear = [coreweave_leads, st.faster("coreweave", "together-ai", "glm-5-3-flash", factor="1.5")]
+    coreweave_clear = [coreweave_leads] + [  # "a clear lead … over every other measured host"
+        st.faster("coreweave", host, "glm-5-3-flash", factor="1.5") for host in hosts_on("glm-5-3-flash")
+        if host[0] != "coreweave"]
     coreweave_slow_start = st.faster("coreweave", standard, "glm-5-3-flash", metric=TTFC, factor="3", slower=True)
     fireworks_on = ["deepseek-v4-1-flash-1017", "glm-5-3-flash"]
     fireworks_middle = [c for m in fireworks_on for c in (st.rank("fireworks", m, 5), st.rank("fireworks", m, 1, neg=True))]
     fireworks_middle += [not_on_glm]
     fireworks_outpaces = st.faster("fireworks", "deepseek", "deepseek-v4-1-flash-1017")
     fireworks_slow_start = st.rank("fireworks", "glm-5-3-flash", 4, metric=TTFC, neg=True)
-    every_model = CURRENT + ["gpt-oss-120b"]
-    on_every_model = [st.measured(host, m) for host in ("novita-ai", "together-ai", "deepinfra") for m in every_model]
-    novita_lower = [st.rank("novita-ai", m, 3, neg=True) for m in every_model]
+    on_every_model = [st.measured(host, m) for host in ("novita-ai", "together-ai", "deepinfra") for m in EVERY_MODEL]
+    novita_measured = on_every_model[:4]
+    # "Outside the top three": at least three hosts ahead of it (a rank needs a row: measured too).
+    novita_lower = [st.rank("novita-ai", m, 3, neg=True) for m in EVERY_MODEL]
     novita_mid_baseline = [st.rank("novita-ai", "gpt-oss-120b", 5), st.rank("novita-ai", "gpt-oss-120b", 2, neg=True)]
-    novita_last_start = st.rank("novita-ai", "glm-5-3-flash", 6, metric=TTFC, neg=True)
+    # "The longest first chunk": last, so no more hosts than the rank it is behind.
+    novita_last_start = [st.rank("novita-ai", "glm-5-3-flash", 6, metric=TTFC, neg=True),
+                         st.count("glm-5-3-flash", "le", 7, metric=TTFC)]
     zai_slow = [st.rank("z-ai", "glm-5-3", 3, neg=True)]
     zai_accurate = st.leads("z-ai", ["glm-5-3"], metric=ACCURACY)
     zai_wait = st.rank("z-ai", "glm-5-3", 3, metric=TTFC, neg=True)
@@ -87,6 +115,9 @@ def fastest_api_body(lang, data):
     deepinfra_last = [st.count("deepseek-v4-1-flash-1017", "eq", 7),
                       st.rank("deepinfra", "deepseek-v4-1-flash-1017", 6, neg=True)]
     deepinfra_quick_start = st.rank("deepinfra", "glm-5-3", 3, metric=TTFC)
+    deepinfra_cheapest = [st.cheaper("deepinfra", host, "deepseek-v4-1-flash-1017", side)
+                          for host in hosts_on("deepseek-v4-1-flash-1017") if host[0] != "deepinfra"
+                          for side in PRICE_SIDES]
     return [
         b.picks_table([
             b.pick("fastest", "glm-5-3", "aa-glm-5-3"),
@@ -118,14 +149,14 @@ def fastest_api_body(lang, data):
         b.paragraph(
             f"<p>Of the {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} hosts measured, "
             f"{st('one stands well ahead', *glm_lead)}: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, "
-            + st("Baseten's premium tier, which is sold as a separate, more expensive product", glm_lead[0],
-                 st.cheaper(("baseten", ""), FAST, "glm-5-3"))
-            + ", so weigh it against the standard routes on price as well as on speed.</p>",
+            + st("Baseten's premium tier, which is sold as a separate, more expensive product, so weigh it against "
+                 "the standard routes on price as well as on speed", *premium_lead)
+            + ".</p>",
             f"<p>Se miden {b.dataref('glm-5-3', 'aa-glm-5-3', compare='count')} proveedores y "
             f"{st('uno va claramente por delante', *glm_lead)}: {b.dataref('glm-5-3', 'aa-glm-5-3', compare='leader')}, "
-            + st("el nivel prémium de Baseten, que se vende como un producto aparte y más caro", glm_lead[0],
-                 st.cheaper(("baseten", ""), FAST, "glm-5-3"))
-            + ", así que conviene compararlo con las rutas estándar también por precio y no solo por velocidad.</p>",
+            + st("el nivel prémium de Baseten, que se vende como un producto aparte y más caro, así que conviene "
+                 "compararlo con las rutas estándar también por precio y no solo por velocidad", *premium_lead)
+            + ".</p>",
         ),
         b.provider_table("glm-5-3", "aa-glm-5-3", SPEED_TABLE_COLUMNS, "output_speed_median"),
         b.bar_chart("glm-5-3", "aa-glm-5-3", "output_speed_median", NOTE_SCALED),
@@ -133,13 +164,14 @@ def fastest_api_body(lang, data):
         b.note(NOTE_ACCURACY),
         b.heading("DeepSeek V4.1 Flash 1017 output speed", "Velocidad de salida de DeepSeek V4.1 Flash 1017"),
         b.paragraph(
-            f"<p>{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='count')} hosts, and the widest gap between first and last "
-            "of the current models: the fastest runs at "
+            "<p>On DeepSeek V4.1 Flash 1017 the benchmark measures "
+            f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='count')} hosts, and the "
+            "fastest runs at "
             f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} the speed of "
             "the slowest, even though every row runs the same model under the same benchmark configuration.</p>",
-            f"<p>{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='count')} proveedores y la mayor distancia entre el primero y "
-            "el último de los modelos actuales: el más "
-            f"rápido va a {b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} "
+            "<p>En DeepSeek V4.1 Flash 1017 el benchmark mide "
+            f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='count')} proveedores, y el "
+            f"más rápido va a {b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='slowest')} "
             "la velocidad del más lento, aunque todas las filas ejecutan el mismo modelo con la misma "
             "configuración del benchmark.</p>",
         ),
@@ -148,12 +180,14 @@ def fastest_api_body(lang, data):
         b.note(NOTE_ACCURACY),
         b.heading("GLM-5.3-Flash output speed", "Velocidad de salida de GLM-5.3-Flash"),
         b.paragraph(
-            f"<p>{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} hosts again. "
+            f"<p>{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} " + st("hosts again", *seven_again)
+            + ". "
             + st("This is the one current model on which the benchmark measures CoreWeave",
                  st.measured("coreweave", "glm-5-3-flash"), *coreweave_only_flash)
             + ", and the table's leader is "
             f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='leader')}.</p>",
-            f"<p>De nuevo {b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} proveedores. "
+            "<p>" + st("De nuevo", *seven_again)
+            + f" {b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='count')} proveedores. "
             + st("Es el único modelo actual en el que el benchmark mide a CoreWeave",
                  st.measured("coreweave", "glm-5-3-flash"), *coreweave_only_flash)
             + ", y la tabla la encabeza "
@@ -199,14 +233,14 @@ def fastest_api_body(lang, data):
             [
                 b.card("baseten",
                      (st("Leads two of the three current models, both times through its premium Fast tier.",
-                         st.leads(FAST, CURRENT, q="exactly", n=2)),
+                         *fast_two),
                       st("Lidera dos de los tres modelos actuales, en ambos casos con su nivel prémium Fast.",
-                         st.leads(FAST, CURRENT, q="exactly", n=2))),
-                     ("<p>" + st("The Fast tier gives the quickest start of any current model in this comparison",
+                         *fast_two)),
+                     ("<p>" + st("The Fast tier has the shortest first chunk on DeepSeek V4.1 Flash 1017",
                                  *fast_start) + " and "
                       + st("tops the speed ranking on GLM-5.3 and on DeepSeek V4.1 Flash 1017", fast_tops) + ".</p>",
-                      "<p>" + st("El nivel Fast ofrece el arranque más rápido de todos los modelos actuales de esta "
-                                 "comparativa", *fast_start) + " y "
+                      "<p>" + st("El nivel Fast tiene el primer fragmento más corto en DeepSeek V4.1 Flash 1017",
+                                 *fast_start) + " y "
                       + st("encabeza la velocidad en GLM-5.3 y en DeepSeek V4.1 Flash 1017", fast_tops) + ".</p>"),
                      ("<p>" + st("That speed costs extra: the Fast tier is priced above the standard one", *fast_costs)
                       + ", and " + st("on GLM-5.3 it scores a little lower on the accuracy index than the standard "
@@ -215,10 +249,10 @@ def fastest_api_body(lang, data):
                       + " y, " + st("en GLM-5.3, puntúa algo menos en el índice de precisión que el nivel estándar",
                                     fast_accuracy) + ".</p>")),
                 b.card("together-ai",
-                     ("The steadiest host here: " + st("runner-up on output speed for every current model",
-                                                         *together_second) + ".",
-                      "El proveedor más regular: " + st("segundo en velocidad de salida en todos los modelos "
-                                                        "actuales", *together_second) + "."),
+                     (st("A steady second: runner-up on output speed for every current model", *together_second)
+                      + ".",
+                      st("Un segundo puesto constante: segundo en velocidad de salida en todos los modelos actuales",
+                         *together_second) + "."),
                      ("<p>" + st("Fast on all three current models", *together_fast) + ", "
                       + st("with the shortest first chunk measured on GLM-5.3", together_start) + ".</p>",
                       "<p>" + st("Rápido en los tres modelos actuales", *together_fast) + " y "
@@ -229,7 +263,7 @@ def fastest_api_body(lang, data):
                       f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='rank', endpoint=('together-ai', ''))} "
                       "on DeepSeek V4.1 Flash 1017 and "
                       f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='rank', endpoint=('together-ai', ''))} "
-                      "on GLM-5.3-Flash, and "
+                      "on GLM-5.3-Flash, " + st("leading none of them", together_leads_none) + ", and "
                       + st("on GLM-5.3 two other hosts score higher on the accuracy index", *together_third) + ".</p>",
                       "<p>En velocidad de salida queda "
                       f"{b.dataref('glm-5-3', 'aa-glm-5-3', compare='rank', endpoint=('together-ai', ''))} en "
@@ -237,7 +271,7 @@ def fastest_api_body(lang, data):
                       f"{b.dataref('deepseek-v4-1-flash-1017', 'aa-deepseek-v4-1-flash-1017', compare='rank', endpoint=('together-ai', ''))} "
                       "en DeepSeek V4.1 Flash 1017 y "
                       f"{b.dataref('glm-5-3-flash', 'aa-glm-5-3-flash', compare='rank', endpoint=('together-ai', ''))} "
-                      "en GLM-5.3-Flash y, "
+                      "en GLM-5.3-Flash, " + st("sin liderar ninguno de ellos", together_leads_none) + ", y "
                       + st("en GLM-5.3, otros dos proveedores puntúan más alto en el índice de precisión",
                            *together_third) + ".</p>")),
                 b.card("coreweave",
@@ -267,20 +301,20 @@ def fastest_api_body(lang, data):
                       "<p>" + st("Un primer fragmento lento en GLM-5.3-Flash", fireworks_slow_start) + " y "
                       + st("ningún dato del benchmark en GLM-5.3", not_on_glm) + ".</p>")),
                 b.card("novita-ai",
-                     (st("Measured on all four models, ranking in the lower half on each.", *on_every_model[:4],
+                     (st("Measured on all four models, outside the top three on each.", *novita_measured,
                          *novita_lower),
-                      st("Medido en los cuatro modelos, en la mitad baja de cada clasificación.", *on_every_model[:4],
+                      st("Medido en los cuatro modelos, fuera de los tres primeros en cada uno.", *novita_measured,
                          *novita_lower)),
-                     ("<p>" + st("One of only three hosts with a benchmark row on every model in this article",
-                                 *on_every_model) + ", and "
+                     ("<p>" + st("With Together AI and DeepInfra, one of the hosts with a benchmark row on every model "
+                                 "in this article", *on_every_model) + ", and "
                       + st("mid-table on the GPT-OSS 120B baseline", *novita_mid_baseline) + ".</p>",
-                      "<p>" + st("Uno de los tres únicos proveedores con datos del benchmark en todos los modelos de "
-                                 "este artículo", *on_every_model) + ", y "
+                      "<p>" + st("Con Together AI y DeepInfra, uno de los proveedores con datos del benchmark en todos "
+                                 "los modelos de este artículo", *on_every_model) + ", y "
                       + st("a media tabla en la referencia GPT-OSS 120B", *novita_mid_baseline) + ".</p>"),
                      ("<p>" + st("Well behind the leaders on the current models", *novita_lower[:3]) + ", and "
-                      + st("the longest first chunk on GLM-5.3-Flash", novita_last_start) + ".</p>",
+                      + st("the longest first chunk on GLM-5.3-Flash", *novita_last_start) + ".</p>",
                       "<p>" + st("Muy por detrás de los líderes en los modelos actuales", *novita_lower[:3]) + ", y "
-                      + st("con el primer fragmento más largo en GLM-5.3-Flash", novita_last_start) + ".</p>")),
+                      + st("con el primer fragmento más largo en GLM-5.3-Flash", *novita_last_start) + ".</p>")),
                 b.card("z-ai",
                      (st("Slow on GLM-5.3 but the most accurate endpoint for it.", *zai_slow, zai_accurate),
                       st("Lento en GLM-5.3 pero el endpoint más preciso para ese modelo.", *zai_slow, zai_accurate)),
@@ -302,9 +336,10 @@ def fastest_api_body(lang, data):
                       + st("uno de los primeros fragmentos más rápidos en ese modelo", deepinfra_quick_start)
                       + ".</p>"),
                      ("<p>" + st("The slowest DeepSeek V4.1 Flash 1017 host measured", *deepinfra_last)
-                      + "; a promotional price currently softens that.</p>",
+                      + "; " + st("it also has the lowest list price on that model", *deepinfra_cheapest) + ".</p>",
                       "<p>" + st("El proveedor más lento medido en DeepSeek V4.1 Flash 1017", *deepinfra_last)
-                      + "; un precio promocional lo compensa por ahora.</p>")),
+                      + "; " + st("también tiene el precio de lista más bajo en ese modelo", *deepinfra_cheapest)
+                      + ".</p>")),
             ],
         ),
         b.methodology(
@@ -316,8 +351,9 @@ def fastest_api_body(lang, data):
                 "model. Prices are list rates for serverless input and output tokens, without cache discounts.</p>"
                 "<p>A median is not a promise: hosts move between snapshots, and routing, batching and load all "
                 "shift the numbers. Hosts are ranked inside each model only; equal speeds keep the order the "
-                "benchmark lists them in. The publisher of this page is one of the ranked hosts and uses only public "
-                "data here.</p>",
+                "benchmark lists them in. "
+                + st("The publisher of this page, Novita AI, is ranked on every model here", *novita_measured)
+                + " and uses only public data.</p>",
                 "<p>Las cifras de velocidad y de primer fragmento son medianas por proveedor de Artificial Analysis, "
                 "una instantánea por modelo, todas con la misma carga de entrada larga. El primer fragmento no "
                 "incluye el razonamiento, así que refleja la cola y el prellenado y no el tiempo de pensar. El "
@@ -325,8 +361,10 @@ def fastest_api_body(lang, data):
                 "tarifas públicas serverless por tokens de entrada y salida, sin descuentos de caché.</p>"
                 "<p>Una mediana no es una promesa: los proveedores cambian entre instantáneas, y el enrutado, el "
                 "procesamiento por lotes y la carga mueven las cifras. Los proveedores solo se comparan dentro de "
-                "cada modelo; a igual velocidad se mantiene el orden del benchmark. El editor de esta página es uno "
-                "de los proveedores clasificados y aquí solo usa datos públicos.</p>",
+                "cada modelo; a igual velocidad se mantiene el orden del benchmark. "
+                + st("El editor de esta página, Novita AI, está clasificado en todos los modelos de la página",
+                     *novita_measured)
+                + " y solo usa datos públicos.</p>",
             ),
             citations=AA_SOURCES,
         ),
@@ -348,12 +386,14 @@ def fastest_summary(data):
     baseten = st.leads(FAST, CURRENT, q="exactly", n=2)
     coreweave = st.leads("coreweave", ["glm-5-3-flash"], source="aa-glm-5-3-flash")
     cerebras = st.leads("cerebras", ["gpt-oss-120b"], source="aa-gpt-oss-120b")
+    # "Which host is quickest depends on the model": no host leads on every model of the article.
+    depends = [st.leads(host, EVERY_MODEL, neg=True) for host in RANKED_HOSTS]
     return {
-        "en": "<p>Which host is quickest depends on the model you call. "
+        "en": "<p>" + st("Which host is quickest depends on the model you call.", *depends) + " "
         + st("Baseten's premium tier leads two of the current models", baseten) + ", "
         + st("CoreWeave leads GLM-5.3-Flash", coreweave) + ", and "
         + st("Cerebras still leads the older GPT-OSS 120B baseline", cerebras) + ".</p>",
-        "es": "<p>El proveedor más rápido depende del modelo que llames. "
+        "es": "<p>" + st("El proveedor más rápido depende del modelo que llames.", *depends) + " "
         + st("El nivel prémium de Baseten lidera dos de los modelos actuales", baseten) + ", "
         + st("CoreWeave lidera GLM-5.3-Flash", coreweave) + " y "
         + st("Cerebras sigue al frente en la referencia GPT-OSS 120B", cerebras) + ".</p>",

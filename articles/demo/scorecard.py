@@ -1,21 +1,49 @@
 """The demo scorecard "GLM-5.3-Flash API providers compared", built on a first-party run."""
 
+from benchmarks.demo_data import RUN_ROWS
+
 from .blocks import DemoBlocks
+from .statements import DemoStatements
 
 FLASH = "glm-5-3-flash"
 RUN = "run-glm-5-3-flash"
 PROBE = "probe-glm-5-3-flash"
+REQUESTS = 600  # per host, as the run was set up (each host's "Requests measured" figure)
+
+
+def run_claims(st):
+    """The run's facts the scorecard's sentences state, as conditions on its figures."""
+
+    def leads(host, metric, neg=False):
+        return st.leads(host, [FLASH], metric=metric, source=RUN, neg=neg)
+
+    # "600 requests each": every host's request count is 600, and no host beyond the run's is measured.
+    each = [st.count(FLASH, "le", len(RUN_ROWS), metric="sample_count", source=RUN)]
+    for row in RUN_ROWS:
+        each += [st.value(row[0], FLASH, "above", REQUESTS - 1, metric="sample_count", source=RUN),
+                 st.value(row[0], FLASH, "below", REQUESTS + 1, metric="sample_count", source=RUN)]
+    return {
+        "requests": each,
+        # The shortest tail latency and the most correct answers are two hosts' (so none wins everything).
+        "split": [leads("baseten", "e2e_p99"), leads("baseten", "task_success", neg=True)],
+        # The whole answer's leader and the first token's leader differ.
+        "leaders": [leads("baseten", "e2e_p99"), leads("modal", "ttft_p95")],
+    }
 
 
 def scorecard_body(lang, data, fastest_page=None):
     b = DemoBlocks(lang, data)
+    st = DemoStatements(b)
+    claims = run_claims(st)
     faq = [
         ("Is there one GLM-5.3-Flash host that wins every metric?",
          "¿Hay un proveedor de GLM-5.3-Flash que gane en todas las métricas?",
-         "<p>No. The host with the shortest tail latency is not the one with the most correct answers, so the "
-         "scorecard keeps each metric in its own column instead of folding them into a single score.</p>",
-         "<p>No. El proveedor con la menor latencia de cola no es el que más respuestas correctas da, por eso la "
-         "tabla mantiene cada métrica en su columna en lugar de reducirlas a una sola puntuación.</p>"),
+         "<p>" + st("No: Baseten has the shortest tail latency but not the most correct answers", *claims["split"])
+         + ", and the scorecard keeps each metric in its own column instead of folding them into a single "
+         "score.</p>",
+         "<p>" + st("No: Baseten tiene la menor latencia de cola, pero no la mayor tasa de respuestas correctas",
+                    *claims["split"])
+         + ", y la tabla mantiene cada métrica en su columna en lugar de reducirlas a una sola puntuación.</p>"),
         ("How do I pick a host from this table?", "¿Cómo elijo un proveedor con esta tabla?",
          "<p>Decide which requirement matters most, drop the rows that fall short on task success or failure "
          "rate, then compare end-to-end p99 among the hosts that remain.</p>",
@@ -23,10 +51,13 @@ def scorecard_body(lang, data, fastest_page=None):
          "y compara el p99 de extremo a extremo entre los proveedores que queden.</p>"),
         ("Which column tells me which host is fastest?", "¿Qué columna indica el proveedor más rápido?",
          "<p>For an application that waits for the whole answer, read end-to-end p99. For a streaming interface, "
-         "read time to first token p95 and the tokens-per-second floor. The leaders can differ.</p>",
+         "read time to first token p95 and the tokens-per-second floor. "
+         + st("In this run the leaders differ: Baseten has the lowest end-to-end p99, Modal the lowest time to "
+              "first token p95", *claims["leaders"]) + ".</p>",
          "<p>Si tu aplicación espera la respuesta completa, mira el p99 de extremo a extremo. Si muestra la "
-         "respuesta en streaming, mira el TTFT p95 y el mínimo de tokens por segundo. Los líderes pueden ser "
-         "distintos.</p>"),
+         "respuesta en streaming, mira el TTFT p95 y el mínimo de tokens por segundo. "
+         + st("En esta medición los líderes son distintos: Baseten tiene el p99 de extremo a extremo más bajo y "
+              "Modal el TTFT p95 más bajo", *claims["leaders"]) + ".</p>"),
         ("Which host is the most accurate?", "¿Qué proveedor es el más preciso?",
          "<p>Read the task success column. Every host answered the same tasks with the same requested model, so a "
          "gap between rows comes from the serving layer, not the model.</p>",
@@ -42,17 +73,22 @@ def scorecard_body(lang, data, fastest_page=None):
         b.paragraph(
             "<p><strong>What was measured.</strong> "
             f"{b.dataref('glm-5-3-flash', 'run-glm-5-3-flash', metric='e2e_p99', compare='count')} hosts serving "
-            "GLM-5.3-Flash through OpenAI-compatible chat "
-            "endpoints each answered the same 600 small structured tasks, one request at a time, with streaming on "
-            "and low reasoning.</p><p><strong>How to use it.</strong> No single host is best on every metric. "
+            "GLM-5.3-Flash through OpenAI-compatible chat endpoints "
+            + st(f"each answered the same {REQUESTS} small structured tasks", *claims["requests"])
+            + ", one request at a time, with streaming on and low reasoning.</p><p><strong>How to use it.</strong> "
+            + st("No single host is best on every metric: Baseten has the shortest tail latency but not the most "
+                 "correct answers", *claims["split"]) + ". "
             "Choose the requirement that matters, rule out hosts that miss your accuracy or reliability bar, then "
             "compare tail latency among the rest.</p>",
             "<p><strong>Qué se midió.</strong> "
             f"{b.dataref('glm-5-3-flash', 'run-glm-5-3-flash', metric='e2e_p99', compare='count')} proveedores que "
-            "sirven GLM-5.3-Flash mediante endpoints de chat "
-            "compatibles con OpenAI respondieron las mismas 600 tareas estructuradas pequeñas, una petición cada "
-            "vez, con streaming activado y razonamiento bajo.</p><p><strong>Cómo usarlo.</strong> Ningún proveedor "
-            "es el mejor en todas las métricas. Elige el requisito que importa, descarta los que no alcanzan tu "
+            "sirven GLM-5.3-Flash mediante endpoints de chat compatibles con OpenAI "
+            + st(f"respondieron cada uno las mismas {REQUESTS} tareas estructuradas pequeñas", *claims["requests"])
+            + ", una petición cada vez, con streaming activado y razonamiento bajo.</p><p><strong>Cómo usarlo."
+            "</strong> "
+            + st("Ningún proveedor es el mejor en todas las métricas: Baseten tiene la menor latencia de cola, pero "
+                 "no la mayor tasa de respuestas correctas", *claims["split"]) + ". "
+            "Elige el requisito que importa, descarta los que no alcanzan tu "
             "umbral de precisión o fiabilidad y compara la latencia de cola entre los demás.</p>",
         ),
         b.heading("APIs used", "APIs utilizadas"),
@@ -138,14 +174,15 @@ def scorecard_body(lang, data, fastest_page=None):
 
 
 def scorecard_summary(data):
-    """"Ten hosts" is a claim about the run: a checked statement, false the day the run has another count."""
-    from .statements import DemoStatements
-
+    """"Ten hosts" and "600 requests each" are claims about the run: checked statements, false the day the
+    run has another count."""
     st = DemoStatements(DemoBlocks("en", data))
     ten = st.count("glm-5-3-flash", "eq", 10, metric="e2e_p99", source="run-glm-5-3-flash")
+    each = run_claims(st)["requests"]
     return {
-        "en": "<p>" + st("Ten hosts", ten) + ", one model, 600 identical requests each: tail latency, streaming "
-        "speed, exact task success and failures, kept in separate columns.</p>",
-        "es": "<p>" + st("Diez proveedores", ten) + ", un modelo y 600 peticiones idénticas a cada uno: latencia de "
-        "cola, velocidad en streaming, éxito exacto de tareas y fallos, cada uno en su columna.</p>",
+        "en": "<p>" + st("Ten hosts", ten) + ", one model, " + st(f"{REQUESTS} identical requests each", *each)
+        + ": tail latency, streaming speed, exact task success and failures, kept in separate columns.</p>",
+        "es": "<p>" + st("Diez proveedores", ten) + ", un modelo y "
+        + st(f"{REQUESTS} peticiones idénticas a cada uno", *each)
+        + ": latencia de cola, velocidad en streaming, éxito exacto de tareas y fallos, cada uno en su columna.</p>",
     }

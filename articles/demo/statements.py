@@ -38,8 +38,8 @@ class DemoStatements:
         return f'<a linktype="statement" cond="{escape(claim.serialize())}">{words}</a>'
 
     # --- the vocabulary ----------------------------------------------------------------------
-    def leads(self, host, models, q="all", n=None, metric=SPEED, source=None):
-        return self._cond("leads", models, metric, source, host=host, q=q, n=n)
+    def leads(self, host, models, q="all", n=None, metric=SPEED, source=None, neg=False):
+        return self._cond("leads", models, metric, source, host=host, q=q, n=n, neg=neg or None)
 
     def rank(self, host, model, n, metric=SPEED, source=None, neg=False):
         return self._cond("rank", [model], metric, source, host=host, n=n, neg=neg or None)
@@ -56,3 +56,7 @@ class DemoStatements:
 
     def measured(self, host, model, metric=SPEED, source=None, neg=False):
         return self._cond("measured", [model], metric, source, host=host, neg=neg or None)
+
+    def value(self, host, model, rel, threshold, metric=SPEED, source=None):
+        """The host's figure is above / below a threshold ("600 requests": above 599 and below 601)."""
+        return self._cond("value", [model], metric, source, host=host, rel=rel, t=str(threshold))
