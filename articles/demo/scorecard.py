@@ -169,7 +169,7 @@ def scorecard_body(lang, data, fastest_page=None):
             [((q_en, q_es), (a_en, a_es)) for q_en, q_es, a_en, a_es in faq],
         ),
         b.related_links(("Same data, other questions", "Los mismos datos, otras preguntas"), links),
-        b.sources(("Source", "Fuente")),
+        b.sources(("Sources", "Fuentes")),  # the run and the probe series
     ]
 
 
