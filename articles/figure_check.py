@@ -41,10 +41,8 @@ from .typed_counts import (
     MODEL_WORDS,
     count_index,
     find_typed_counts,
-    merged,
     model_count_index,
     page_models,
-    provider_model_counts,
 )
 
 __all__ = ["CHECKED", "REFERENCE", "body_texts", "check_page", "rich_text_plain", "without_checked_statements"]
@@ -236,14 +234,16 @@ def check_page(page, languages=None):
         claims = RankingClaims(data, lang)
         models_measured = len(page_models(data))
         for text in prose:
-            # A count of models in a text naming a provider (or in its card) may be that provider's.
-            named = [name for name in [text.subject, *claims.named_in(text.text)] if name]
-            their_counts = merged(model_counts, provider_model_counts(claims.ranks, named))
+            # A count of models may be the count of the provider its sentence is about (or its card's).
+            def counts_at(position, text=text, claims=claims):
+                return claims.counts_at(text.text, position, text.subject, text.metric, text.refs)
+
             found = [
                 *find_typed_figures(text.text, index, lang),
                 *find_typed_counts(text.text, counts, lang, HOST_WORDS),
-                *find_typed_counts(text.text, their_counts, lang, MODEL_WORDS, part_of=models_measured),
-                *claims.find(text.text, text.subject, text.metric),
+                *find_typed_counts(text.text, model_counts, lang, MODEL_WORDS, part_of=models_measured,
+                                   counts_at=counts_at),
+                *claims.find(text.text, text.subject, text.metric, text.refs),
             ]
             for typed, figures, context in found:
                 findings.append(TypedFigure(lang, text.place, typed, figures, _shown(context), text.key))

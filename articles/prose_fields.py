@@ -1,10 +1,11 @@
 """Every text a reader sees on an article, as the typed-figure check reads it.
 
-The page's own fields (title, SEO title, search description, summary) and every CharBlock, TextBlock
-and RichTextBlock inside its body, found by walking the block definitions rather than by listing
-fields by name, so a block added later is read too. Each text carries a key naming where it sits,
-the same in both languages (the Spanish body is the English one with its text leaves translated,
-editorial.derive), so a finding in one language can point at the same field in the other.
+The page's own fields (title, SEO title, search description, summary, publisher disclosure) and
+every CharBlock, TextBlock and RichTextBlock inside its body, found by walking the block definitions
+rather than by listing fields by name, so a block added later is read too. Each text carries a key
+naming where it sits, the same in both languages (the Spanish body is the English one with its text
+leaves translated, editorial.derive), so a finding in one language can point at the same field in
+the other.
 """
 
 import re
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import blocks
 from wagtail.rich_text import get_text_for_indexing
+from wagtail.rich_text.rewriters import extract_attrs
 
 REFERENCE = "\ue000"  # stands where a data reference was: a claim next to one is checked
 CHECKED = "\ue001"  # stands where a checked statement was: its words are not read, those around it are
@@ -36,6 +38,23 @@ def rich_text_plain(html):
     return get_text_for_indexing(DATAREF.sub(f" {REFERENCE} ", without_checked_statements(html)))
 
 
+def references_in(html):
+    """(model id, metric) of each data reference of a rich text, in the order of its REFERENCE marks
+    (those inside a checked statement are left out, as the statement is): what a sentence around
+    one speaks of, when it names no model or metric itself."""
+    from articles.datarefs.refs import DataRef, InvalidReference
+
+    found = []
+    for match in DATAREF.finditer(without_checked_statements(html)):
+        try:
+            ref = DataRef.from_attrs(extract_attrs(match.group(0)))
+        except InvalidReference:
+            found.append((None, None))
+        else:
+            found.append((ref.model_id, ref.metric))
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class ProseText:
     place: str  # for the editor: "Provider cards (block 25) › Baseten › strengths"
@@ -43,6 +62,7 @@ class ProseText:
     subject: str | None = None  # the provider a block holding one (a card) is about, named or not
     key: str = ""  # where it sits, the same in both languages: "body/25/cards/1/strengths"
     metric: str | None = None  # the metric of the block it sits in (a chart's, the cards' order)
+    refs: tuple = ()  # (model id, metric) of each REFERENCE mark in `text`, in order (references_in)
 
 
 def texts_in_block(block, value, place, key, subject=None, metric=None):
@@ -50,7 +70,7 @@ def texts_in_block(block, value, place, key, subject=None, metric=None):
     if value is None:
         return
     if isinstance(block, blocks.RichTextBlock):
-        yield ProseText(place, rich_text_plain(value.source), subject, key, metric)
+        yield ProseText(place, rich_text_plain(value.source), subject, key, metric, references_in(value.source))
     elif isinstance(block, blocks.CharBlock | blocks.TextBlock):
         yield ProseText(place, str(value), subject, key, metric)
     elif isinstance(block, blocks.StreamBlock):
@@ -88,12 +108,19 @@ def body_prose(stream, field="body"):
         yield from texts_in_block(child.block, child.value, place, f"{field}/{n}")
 
 
+# The search description stays an editor's override of the description built from the checked
+# summary (ArticlePage.meta_description): some pages need a shorter line for results than their
+# summary. It is plain text, so it can never hold a checked statement, and a claim typed there would
+# not be marked or left out when the data changes: it is read here like any other field, so such a
+# claim is flagged for the editor to move into the summary as a statement (or to delete).
 PAGE_FIELDS = (
     ("title", gettext_lazy("Title")),
     ("seo_title", gettext_lazy("SEO title")),
     ("search_description", gettext_lazy("Search description")),
     ("summary", gettext_lazy("Summary")),
+    ("publisher_disclosure", gettext_lazy("Publisher disclosure")),
 )
+RICH_PAGE_FIELDS = ("summary", "publisher_disclosure")
 
 
 def page_field_prose(page, lang):
@@ -101,5 +128,9 @@ def page_field_prose(page, lang):
     where a stale figure is as false as in the body."""
     for name, place in PAGE_FIELDS:
         text = getattr(page, f"{name}_{lang}", None)
-        if text:
+        if not text:
+            continue
+        if name in RICH_PAGE_FIELDS:  # paragraphs kept apart, so their sentences stay apart
+            yield ProseText(str(place), rich_text_plain(str(text)), key=name, refs=references_in(str(text)))
+        else:
             yield ProseText(str(place), strip_tags(without_checked_statements(str(text))), key=name)

@@ -50,21 +50,30 @@ def model_count_index(data):
     return counts
 
 
-def provider_model_counts(ranks, names):
-    """{n: [what it counts]} of the models each named provider is measured on and leads, from
-    ranking_claims.RankingClaims.ranks: "Baseten leads two of the current models" is about Baseten."""
+def provider_model_counts(ranks, names, tests=(), leads=None):
+    """{n: [what it counts]} of the models each named provider is measured on or leads, from
+    ranking_claims.RankingClaims.ranks: "Baseten leads two of the current models" is about Baseten.
+
+    `tests` keep only the metrics the sentence compares (none: every metric); `leads` True counts
+    only leads, False only models measured, None both: a sentence about leading is not evidenced by
+    how many models a provider is measured on, nor by its leads in another metric."""
     counts = {}
     # Counts of one are left out: "inside one model" is how a sentence speaks, rarely a count.
     for name in dict.fromkeys(names):
-        measured, leads = set(), {}
+        measured, led = set(), {}
         for rank in ranks.get(name, []):
+            if tests and not any(test(rank.metric) for test in tests):
+                continue
             measured.add(rank.model)
             if rank.position == 1:
-                leads.setdefault(str(rank.metric.label), set()).add(rank.model)
-        counts.setdefault(len(measured), []).append(
-            ngettext("%(name)s · measured on %(count)s model", "%(name)s · measured on %(count)s models",
-                     len(measured)) % {"name": name, "count": len(measured)})
-        for metric, models in sorted(leads.items()):
+                led.setdefault(str(rank.metric.label), set()).add(rank.model)
+        if leads is not True:
+            counts.setdefault(len(measured), []).append(
+                ngettext("%(name)s · measured on %(count)s model", "%(name)s · measured on %(count)s models",
+                         len(measured)) % {"name": name, "count": len(measured)})
+        if leads is False:
+            continue
+        for metric, models in sorted(led.items()):
             counts.setdefault(len(models), []).append(
                 ngettext("%(name)s · leads %(metric)s on %(count)s model",
                          "%(name)s · leads %(metric)s on %(count)s models", len(models))
@@ -80,10 +89,11 @@ def merged(*indexes):
     return counts
 
 
-def find_typed_counts(text, counts, lang, nouns=HOST_WORDS, part_of=0):
+def find_typed_counts(text, counts, lang, nouns=HOST_WORDS, part_of=0, counts_at=None):
     """[(typed, what it counts, context)]. "N of the M … nouns" is one count: flagged when either
     number is a count of the page. With `part_of` (the models measured), a count from 2 up to it is
-    flagged too, as a part of them."""
+    flagged too, as a part of them. `counts_at(position)` adds the counts of what the sentence at
+    that position is about (RankingClaims.counts_at: its provider's, in its metric)."""
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
     number = rf"\d{{1,2}}|{'|'.join(words)}"
     pattern = (
@@ -93,7 +103,8 @@ def find_typed_counts(text, counts, lang, nouns=HOST_WORDS, part_of=0):
     found = []
     for match in re.finditer(pattern, text, flags=re.IGNORECASE):
         numbers = [_number(match.group(name), words) for name in ("n", "m") if match.group(name)]
-        what = [d for n in numbers for d in counts.get(n, [])]
+        here = merged(counts, counts_at(match.start())) if counts_at else counts
+        what = [d for n in numbers for d in here.get(n, [])]
         if not what and part_of and any(2 <= n <= part_of for n in numbers):
             what = [_("a part of the %(count)s models measured on this page") % {"count": part_of}]
         if what:

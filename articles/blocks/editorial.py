@@ -2,7 +2,6 @@
 
 import json
 
-from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy
@@ -63,21 +62,24 @@ class FAQItemBlock(blocks.StructBlock):
 
 
 class FAQValue(blocks.StructValue):
-    def json_ld(self):
-        data = {
-            "@context": "https://schema.org",
-            "@type": "FAQPage",
-            "mainEntity": [
-                {
+    def json_ld(self, page_data=None):
+        """schema.org FAQPage from the same checked text the page prints: a false statement's sentence
+        left out (whatever the page's policy: JSON-LD cannot show a mark), each data reference
+        printed as the page prints it. A question left with no answer is left out too."""
+        from articles.statements.markup import checked_plain_text
+
+        entities = []
+        for item in self["items"]:
+            answer = checked_plain_text(item["answer"].source if item["answer"] else "", page_data)
+            if answer:
+                entities.append({
                     "@type": "Question",
                     "name": item["question"],
-                    "acceptedAnswer": {"@type": "Answer", "text": strip_tags(item["answer"].source)},
-                }
-                for item in self["items"]
-            ],
-        }
+                    "acceptedAnswer": {"@type": "Answer", "text": answer},
+                })
+        data = {"@context": "https://schema.org", "@type": "FAQPage", "mainEntity": entities}
         text = json.dumps(data, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-        return mark_safe(text)
+        return mark_safe(text)  # noqa: S308 (JSON with every < and > escaped)
 
 
 class FAQBlock(blocks.StructBlock):
@@ -89,6 +91,13 @@ class FAQBlock(blocks.StructBlock):
         label = gettext_lazy("FAQ")
         template = "articles/blocks/faq.html"
         value_class = FAQValue
+
+    def get_context(self, value, parent_context=None):
+        context = super().get_context(value, parent_context)
+        # The page's data (as richtext_with_data reads it): statements judged on the figures the page shows.
+        page_data = (parent_context or {}).get("data") or (parent_context or {}).get("page_data")
+        context["json_ld"] = value.json_ld(page_data)
+        return context
 
 
 class RelatedLinkBlock(blocks.StructBlock):

@@ -6,6 +6,7 @@ among fresh rows as data references' picks are, a rank and a count among every p
 """
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from articles.datarefs.refs import PRICES
@@ -18,6 +19,7 @@ from .conditions import (
     COMPARE,
     COUNT,
     EQ,
+    EXACTLY,
     FASTER,
     GE,
     LE,
@@ -63,16 +65,14 @@ def _host_row(rows, host):
 
 
 def _leads(condition, data):
-    evidence, led = [], 0
+    decided, led = [], 0  # (leads, ranked rows, the host's row) per model with figures
     for model_id in condition.models:
         rows = _rows(condition, data, model_id, fresh=True)
         if not rows:
             continue
-        evidence.append(rows[0])
-        own = _host_row(rows, condition.host)
-        if own is not None and own is not rows[0]:
-            evidence.append(own)
-        led += condition.host.serves(rows[0].endpoint)
+        leads = condition.host.serves(rows[0].endpoint)
+        decided.append((leads, rows, _host_row(rows, condition.host)))
+        led += leads
     total = len(condition.models)
     if condition.quantifier == ALL:
         holds = led == total
@@ -80,7 +80,36 @@ def _leads(condition, data):
         holds = led >= 1
     else:  # exactly N of them
         holds = led == condition.n
-    return holds, evidence
+    return holds, _lead_evidence(condition, decided, led)
+
+
+def _lead_evidence(condition, decided, led):
+    """The figures that make a lead claim false, and only those: a reader (or the review) shown
+    another model's leader, which the claim never disputed, looks for a change that is not there.
+
+    Too few leads ("leads two of three", "leads all"): the models the host does not lead, each
+    with its leader and the host's figure. Too many ("leads none", a denied lead): the models it
+    leads, each with the runner-up it is ahead of. Of those, the models whose figures are the newest:
+    the claim held until data changed, and the newest figures are the change."""
+    too_many = condition.negated or (condition.quantifier == EXACTLY and led > (condition.n or 0))
+    chosen = [item for item in decided if item[0] == too_many] or decided
+    evidence = []
+    for leads, rows, own in chosen:
+        if leads:
+            shown = rows[:2]  # the host, and who it is ahead of
+        else:
+            shown = [rows[0]] + ([own] if own is not None else [])
+        evidence.append(shown)
+    if len(evidence) > 1:
+        newest = max(_moment(rows) for rows in evidence)
+        evidence = [rows for rows in evidence if _moment(rows) == newest]
+    return [row for rows in evidence for row in rows]
+
+
+def _moment(rows):
+    moments = [row.snapshot.published_at or row.snapshot.measured_at for row in rows]
+    return max((moment for moment in moments if moment is not None), default=None) or datetime.min.replace(
+        tzinfo=UTC)
 
 
 def _rank(condition, data):
