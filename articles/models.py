@@ -265,7 +265,10 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
         return ""
 
     def meta_description(self):
-        return (self.search_description or self.summary_text()).strip()[:300]
+        """The meta, Open Graph, Twitter and JSON-LD description: the checked summary (a false statement
+        left out), never a second typed copy. The Promote tab's search description is used only by a
+        page with no summary (the typed-figure check reads it too, articles/prose_fields.py)."""
+        return (self.summary_text() or self.search_description or "").strip()[:300]
 
     def summary_text(self):
         """The summary as plain text, each statement's words kept while its claim holds and left out

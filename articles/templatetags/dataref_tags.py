@@ -34,5 +34,15 @@ def block_text(context, value, fallback=""):
     from django.utils.html import conditional_escape
 
     if value:  # InlineTextBlock reads an empty or emptied text as ""
-        return inline_richtext_with_data(context, value)
+        shown = inline_richtext_with_data(context, value)
+        if has_words(shown):  # else its only words were a statement the page's policy hid
+            return shown
     return conditional_escape(fallback)
+
+
+@register.filter
+def has_words(html):
+    """Whether rendered text shows any words (a statement hidden by the "hide" policy may leave none)."""
+    from django.utils.html import strip_tags
+
+    return bool(strip_tags(str(html or "")).strip())
