@@ -71,15 +71,24 @@ def missing_fields(block, value, prefix=""):
     missing = []
     for name, child in getattr(block, "child_blocks", {}).items():
         child_value = value.get(name) if hasattr(value, "get") else None
-        label = f"{prefix}{child.label or name}"
+        # Labels are lazy translations: made into words only for a field that is missing (every
+        # render walks every data block; translating each child's label cost ~200 gettext calls).
+        label = (prefix, child.label or name)
         if isinstance(child, blocks.StructBlock):
-            missing += missing_fields(child, child_value or {}, prefix=f"{label} · ")
+            missing += missing_fields(child, child_value or {}, prefix=(label, " · "))
         elif isinstance(child, blocks.ListBlock):
             for position, item in enumerate(child_value or [], start=1):
-                missing += missing_fields(child.child_block, item, prefix=f"{label} {position} · ")
+                missing += missing_fields(child.child_block, item, prefix=(label, f" {position} · "))
         elif getattr(child, "required", False) and _is_empty(child_value):
-            missing.append(str(label))
+            missing.append(_words(label))
     return missing
+
+
+def _words(parts):
+    """A label built by missing_fields (nested tuples of prefixes and lazy labels), as text."""
+    if isinstance(parts, tuple):
+        return "".join(_words(part) for part in parts)
+    return str(parts)
 
 
 def max_rows_block(**kwargs):
