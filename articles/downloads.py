@@ -23,7 +23,7 @@ from benchmarks.csv_export import csv_text
 from benchmarks.formatting import plain_number, price_decimals, quantize
 from benchmarks.metrics import METRICS
 
-from .figures import PRICE, PageFigure, block_label, reads_data
+from .figures import PRICE, PageFigure, block_figures, block_label
 
 
 def offers_download(block):
@@ -80,11 +80,38 @@ def _price_rows(item, block_id, figure):
 
 
 def exact_value(figure):
-    """What the printed number rounds: the stored value, or the plain mean of an average's values."""
-    if figure.value is None or not figure.measurements:
+    """What the printed number rounds: the figure's own unrounded number (a ratio, a count, a price), the
+    stored value, or the plain mean of an average's values."""
+    if figure.value is None:
+        return None
+    if figure.exact is not None:
+        return figure.exact
+    if figure.price is not None and not figure.measurements:
+        return price_side(figure)[1]
+    if not figure.measurements:
         return None
     values = [row.value for row in figure.measurements]
     return sum(values) / len(values)
+
+
+def price_side(figure):
+    """(label, amount) of the side of its price a one-number price figure prints (the scatter's "price
+    per 1M output tokens"): the side that rounds to the printed number, the output side when both do."""
+    price = figure.price
+    sides = [(_("output price per 1M tokens"), price.output_per_m), (_("input price per 1M tokens"), price.input_per_m)]
+    for label, amount in sides:
+        if amount is not None and quantize(amount, price_decimals(amount)) == figure.value:
+            return label, amount
+    return sides[0]
+
+
+def metric_label(figure):
+    metric = METRICS.get(figure.metric)
+    if metric is not None:
+        return str(metric.label)
+    if figure.metric == PRICE and figure.price is not None and figure.value is not None:
+        return str(figure.column) or price_side(figure)[0]
+    return ""
 
 
 def figure_rows(item, block_id):
@@ -92,12 +119,11 @@ def figure_rows(item, block_id):
     figure = item.figure
     if figure.value is None and figure.metric == PRICE and figure.price is not None:
         return list(_price_rows(item, block_id, figure))
-    metric = METRICS.get(figure.metric)
     snapshots = sorted(figure.snapshots, key=lambda snapshot: (snapshot.measured_at, snapshot.pk))
     return [
         Row(
             block=item.place, block_id=block_id, figure=figure.label, endpoint=figure.endpoint,
-            metric=figure.metric, metric_label=str(metric.label) if metric else "", value=figure.value,
+            metric=figure.metric, metric_label=metric_label(figure), value=figure.value,
             exact=exact_value(figure),
             unit=figure.unit if figure.value is not None else "", text=figure.text,
             dates=[snapshot.measured_at for snapshot in snapshots],
@@ -108,15 +134,17 @@ def figure_rows(item, block_id):
 
 
 def body_rows(blocks, data, only=None):
-    """[Row] for every figure of a body (bound stream children), or only of the block with id `only`."""
+    """[Row] for every figure of a body (bound stream children), or only of the block with id `only`:
+    the figures the page prints, data references in any of a block's texts included (articles.figures)."""
     rows = []
     for index, child in enumerate(blocks):
         if only is not None and child.id != only:
             continue
-        if not reads_data(child.block):
+        figures = block_figures(child, data)
+        if not figures:
             continue
         label = block_label(child)
-        for figure in child.block.figures(child.value, data):
+        for figure in figures:
             rows += figure_rows(PageFigure(index, label, figure), child.id or "")
     return rows
 

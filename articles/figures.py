@@ -12,6 +12,7 @@ declarations; nothing guesses what a block shows from the names of its template 
 """
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from django.utils.translation import gettext as _
 
@@ -44,6 +45,9 @@ class Figure:
     # sentence, a price pair: the download reads the pair from `price`).
     value: object = None
     unit: str = ""
+    # The unrounded number `value` prints, where it is not the mean of `measurements` (a ratio, a
+    # count, a price): what a download gives as "full precision". None: read from the rows behind.
+    exact: object = None
 
     @property
     def key(self):
@@ -135,15 +139,45 @@ def reads_data(block):
     return hasattr(block, "figures") and hasattr(block, "data_requirements")
 
 
+@cache
+def _text_block():
+    """A paragraph block, whose declaration turns one rich text's data references into figures."""
+    from articles.blocks.paragraph import DataParagraphBlock
+
+    return DataParagraphBlock()
+
+
+def block_figures(child, data):
+    """Every figure one body child prints: those its block declares, then the data references in its
+    rich texts that the declaration leaves out (a provider card's "ranks 2nd", a note's figure).
+
+    A reference prints a live figure wherever its rich text sits; the review, the downloads and the
+    data page all read this list, so a reference outside a paragraph is missed by none of them. Each
+    text's references are declared as a paragraph of that text declares them."""
+    from articles.datarefs.refs import rich_texts
+
+    missing = getattr(child.block, "missing_fields", None)
+    if missing is not None and missing(child.value):
+        return []  # an incomplete draft block prints neither its figures nor its texts
+    found = list(child.block.figures(child.value, data)) if reads_data(child.block) else []
+    taken = {figure.slot for figure in found if figure.slot}
+    for text in rich_texts(child.value):
+        for figure in _text_block().figures(text, data):
+            if figure.slot not in taken:
+                taken.add(figure.slot)
+                found.append(figure)
+    return found
+
+
 def page_figures(blocks, data):
     """[PageFigure] for a page body (bound stream children), in page order, in the active language."""
     found = []
     for index, child in enumerate(blocks):
-        if not reads_data(child.block):
+        figures = block_figures(child, data)
+        if not figures:
             continue
         label = block_label(child)
-        for figure in child.block.figures(child.value, data):
-            found.append(PageFigure(index, label, figure))
+        found += [PageFigure(index, label, figure) for figure in figures]
     return found
 
 

@@ -160,25 +160,30 @@ def broken_statement_items(page, lang, blocks, before, after, change_set):
     """Review items for statements the new data made false.
 
     Listed whatever their earlier state was when false now and true just before; a statement
-    already false before was listed by the change that broke it."""
+    already false before was listed by the change that broke it. "Was" says what the sentence
+    claims, in sentences of the page's language (claim_words); "Now", the figures that broke it."""
     from django.utils import translation
     from django.utils.translation import gettext as _
 
-    from articles.statements.describe import describe_claim
     from articles.statements.evaluate import evaluate
     from articles.statements.markup import evidence_lines
     from articles.statements.page import broken
 
+    from .claim_words import claim_names, claim_words
+
     found = []
     with translation.override(lang):
-        for statement, outcome in broken(blocks, after, page, lang):
-            if not evaluate(statement.claim, before).holds:
-                continue
+        newly = [
+            (statement, outcome) for statement, outcome in broken(blocks, after, page, lang)
+            if evaluate(statement.claim, before).holds
+        ]
+        names = claim_names([statement.claim for statement, _outcome in newly])
+        for statement, outcome in newly:
             evidence = "; ".join(line["text"] for line in evidence_lines(outcome))
             found.append(FigureChange(
                 change_set=change_set, page_id=page.pk, language=lang, block_index=statement.block_index,
                 place=statement.place[:300], figure=statement.words[:300], kind=FigureChange.Kind.STATEMENT,
-                old_text=describe_claim(statement.claim),
+                old_text=claim_words(statement.claim, names),
                 new_text=_("no longer matches the data: %(evidence)s") % {"evidence": evidence or "—"},
             ))
     return found

@@ -5,14 +5,13 @@ import re
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from articles.figure_check import body_texts
 from articles.figures import PICK, RANKING, VALUE, page_figures
 from benchmarks.formatting import DASH
 
 __all__ = ["PICK", "RANKING", "VALUE", "differences", "page_figure_map"]
-
-RANKING_SHOWN = 5  # positions quoted in a ranking item
 
 
 def page_figure_map(blocks, data, lang):
@@ -32,18 +31,28 @@ def rankings(figure_map):
     return {key: [by_position[p] for p in sorted(by_position)] for key, by_position in found.items()}
 
 
-def _ranking_text(labels, start=0):
-    """Positions start+1 … start+RANKING_SHOWN, with "…" where the list goes on."""
-    shown = labels[start:start + RANKING_SHOWN]
-    text = ", ".join(f"{n}. {label}" for n, label in enumerate(shown, start=start + 1))
-    return ("… " if start else "") + text + (" …" if len(labels) > start + RANKING_SHOWN else "")
+def moved_rows(was, now):
+    """The rows whose place differs between two orders (identities), however far apart: those that
+    moved, entered or left the list, in no particular order."""
+    old_position = {identity: n for n, identity in enumerate(was)}
+    new_position = {identity: n for n, identity in enumerate(now)}
+    return {identity for identity in old_position.keys() | new_position.keys()
+            if old_position.get(identity) != new_position.get(identity)}
 
 
-def _first_quoted(old_ids, new_ids):
-    """Where the quoted positions begin: at 1 when the order changes among the first RANKING_SHOWN,
-    else one place above the first that changed, so "Was" and "Now" show the rows that moved."""
-    first = next(n for n in range(max(len(old_ids), len(new_ids))) if old_ids[n:n + 1] != new_ids[n:n + 1])
-    return 0 if first < RANKING_SHOWN else first - 1
+def _rows_text(labels, shown):
+    """The rows of `labels` in `shown`, each with its place ("6. Host 6, 7. Host 7 … 10. Host 10"): "…"
+    stands for the rows between, above and below that did not move; a dash when none of them is in it."""
+    parts, last = [], 0
+    for n, label in enumerate(labels, start=1):
+        if label not in shown:
+            continue
+        gap = n > last + 1
+        parts.append(("… " if gap and not parts else " … " if gap else ", ") + f"{n}. {label}")
+        last = n
+    if not parts:
+        return DASH
+    return "".join(parts).removeprefix(", ") + (" …" if last < len(labels) else "")
 
 
 def mentions(blocks, names):
@@ -78,10 +87,11 @@ def differences(blocks, before, after, lang):
         old_rankings, new_rankings = rankings(old), rankings(new)
         places = {pf.block_index: pf.place for pf in list(old.values()) + list(new.values())}
         for key in old_rankings.keys() & new_rankings.keys():
-            change = _ranking_change(key, places[key[0]], old_rankings[key], new_rankings[key])
-            if change:
-                moved = _moved_providers(old_rankings[key], new_rankings[key])
-                changes.append((*change, mentions(blocks, moved)))
+            found = _ranking_change(key, places[key[0]], old_rankings[key], new_rankings[key])
+            if found:
+                named = mentions(blocks, _moved_providers(old_rankings[key], new_rankings[key]))
+                # The places in prose go with the first item (the new leader, else the new order).
+                changes += [(*change, named if n == 0 else []) for n, change in enumerate(found)]
     return changes
 
 
@@ -93,14 +103,18 @@ def _moved_providers(was, now):
 
 
 def _ranking_change(key, place, was, now):
+    """[(index, place, key, kind, figure, old text, new text)]: a new first place as a pick (the
+    "fastest" the prose may name), and every row that moved with its old place ("Was") and its new
+    one ("Now"), however far down the list and however far apart."""
     index, name = key
     old_ids = [identity for identity, _provider in was]
     new_ids = [identity for identity, _provider in now]
     if old_ids == new_ids or not old_ids or not new_ids:
-        return None
-    change_key = (RANKING, name)
+        return []
+    found = []
     if old_ids[0] != new_ids[0]:
-        # A new first place: the "fastest" (or cheapest, most accurate) the prose may name.
-        return (index, place, change_key, PICK, _("leader"), old_ids[0], new_ids[0])
-    start = _first_quoted(old_ids, new_ids)
-    return (index, place, change_key, RANKING, _("order"), _ranking_text(old_ids, start), _ranking_text(new_ids, start))
+        found.append((index, place, (PICK, name), PICK, _("leader"), old_ids[0], new_ids[0]))
+    moved = moved_rows(old_ids, new_ids)
+    figure = ngettext("order (%(n)s row moved)", "order (%(n)s rows moved)", len(moved)) % {"n": len(moved)}
+    found.append((index, place, (RANKING, name), RANKING, figure, _rows_text(old_ids, moved), _rows_text(new_ids, moved)))
+    return found

@@ -16,6 +16,7 @@ from wagtail.admin.views.generic.base import WagtailAdminTemplateMixin
 from benchmarks.models import Snapshot
 
 from .compare import NotComparable, compare_snapshots
+from .edit_links import statement_edit_urls
 from .models import FigureChange
 
 VIEW_PERMISSION = "reviews.view_figurechange"
@@ -88,10 +89,16 @@ class FigureChangesView(ReviewAdminView):
                 },
             )
             page_group["items"].append(item)
+        edit_urls = statement_edit_urls([item for group in groups.values() for page_group in group["pages"].values()
+                                         for item in page_group["items"]])
         for group in groups.values():
             for page_group in group["pages"].values():
                 # A sentence that is now false is what the editor must fix first.
                 page_group["items"].sort(key=lambda item: item.kind != FigureChange.Kind.STATEMENT)
+                for item in page_group["items"]:
+                    # English words are fixed in the page editor at their block, Spanish ones in the
+                    # translation workspace at their segment (reviews/edit_links.py).
+                    item.edit_url = edit_urls.get(item.pk, page_group["edit_url"])
         context.update(
             groups=list(groups.values()),
             show_reviewed=self.show_reviewed(),

@@ -3,6 +3,7 @@
 from django.contrib import messages
 from django.urls import path, reverse
 from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from wagtail import hooks
@@ -40,6 +41,29 @@ def changed_figures_menu_item():
     return ReviewMenuItem(
         gettext_lazy("Changed figures"), reverse("reviews_changes"), icon_name="history", order=260
     )
+
+
+# "Edit the translated sentence" links to the translation workspace's textarea of the segment
+# (`#text-<n>`, reviews/edit_links.py), the only element of a segment with an id. The workspace hides
+# a rich segment's textarea behind its editor, and a browser does not scroll to a hidden element:
+# this brings the visible element just before it (that editor) into view and puts the cursor in it.
+# The admin alone may run inline scripts (config/csp.py).
+REVEAL_HIDDEN_TARGET = """<script>
+window.addEventListener("load", function () {
+  var id = decodeURIComponent(window.location.hash.slice(1));
+  var target = id && !id.startsWith(":") ? document.getElementById(id) : null;
+  if (!target || !target.hidden || !target.previousElementSibling) return;
+  var shown = target.previousElementSibling;
+  shown.scrollIntoView({block: "center"});
+  var editor = shown.querySelector("[contenteditable='true']");
+  if (editor) editor.focus({preventScroll: true});
+});
+</script>"""
+
+
+@hooks.register("insert_global_admin_js")
+def reveal_hidden_link_targets():
+    return mark_safe(REVEAL_HIDDEN_TARGET)  # noqa: S308 (a constant of this module)
 
 
 @hooks.register("register_reports_menu_item")

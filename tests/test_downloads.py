@@ -7,6 +7,7 @@ import csv
 import datetime
 import io
 import re
+from collections import Counter
 from decimal import Decimal
 
 import pytest
@@ -258,3 +259,42 @@ def test_millisecond_differences_group_their_digits_in_both_languages():
         assert format_difference(first_chunk, Decimal("0.05"), lang=lang) == "+50 ms"
         assert format_difference(first_chunk, Decimal("-4.02"), lang=lang) == "\u22124,020 ms"
         assert format_metric(get_metric("tps_mean"), Decimal("1693.7"), lang=lang).startswith("1,693.7")
+
+
+def test_downloads_flag_as_stale_what_the_page_flags_and_keep_every_full_precision(client, demo_site):
+    """A week and a day after loading, with its sources no longer demo data, the page flags its figures
+    stale, those in prose included ("6 stale · 26 Nov", "12.8× stale", a card's "2nd stale"): the
+    files say so on the same rows, and give the unrounded number behind every rounded one."""
+    from bs4 import BeautifulSoup
+
+    from benchmarks.models import Source
+    from tests.test_demo_decay import age_demo_data
+
+    Source.objects.update(is_demo=False)
+    age_demo_data(by=datetime.timedelta(days=8))
+    page = BeautifulSoup(client.get(ARTICLE).text, "html.parser")
+    in_prose = Counter((span.get_text(), "dataref--stale" in span["class"]) for span in page.select("span.dataref"))
+    assert in_prose[("12.8×", True)] == 1 and in_prose[("2nd", True)] == 3 and in_prose[("CoreWeave", True)] == 1
+
+    figures = client.get(ARTICLE + "data/json/").json()["figures"]
+    rows = read_csv(client.get(ARTICLE + "data/csv/"))
+    assert [f["stale"] for f in figures] == [row["stale"] == "yes" for row in rows]
+    in_files = Counter((f["text"], f["stale"]) for f in figures)
+    missing = {key: n for key, n in in_prose.items() if in_files[key] < n}
+    assert not missing, f"printed in prose but not in the files as printed (text, stale): {missing}"
+
+    ratio = next(f for f in figures if f["text"] == "12.8×")
+    assert ratio["value"] == 12.8 and ratio["unit"] == "×"
+    assert Decimal(ratio["full_precision"]).quantize(Decimal("0.1")) == Decimal("12.8")
+    assert len(ratio["full_precision"]) > 6, "the ratio's unrounded value"
+    prices = [f for f in figures if f["figure"].endswith("· Price per 1M output tokens")]
+    assert len(prices) == 6
+    for price in prices:
+        assert price["metric_label"] == "Price per 1M output tokens" and price["stale"]
+        assert Decimal(price["full_precision"]) == Decimal(str(price["value"])), price
+    # Every rounded number carries what it rounds.
+    assert all(f["full_precision"] for f in figures if f["value"] is not None)
+    # The page's machine-readable numbers use a dot in Spanish too.
+    spanish = client.get(ARTICLE_ES).text
+    values = re.findall(r'<data value="([^"]*)"', spanish)
+    assert values and all(re.fullmatch(r"-?\d+(\.\d+)?", value) for value in values)

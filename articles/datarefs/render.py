@@ -17,11 +17,15 @@ from django.utils.safestring import mark_safe
 from wagtail.rich_text import EmbedHandler, RichText, expand_db_html
 
 from .refs import EMBED_TYPE, DataRef, InvalidReference
-from .resolve import format_resolved, resolve_for_page
+from .resolve import format_resolved, resolve_for_page, resolved_is_stale
 
 log = logging.getLogger(__name__)
 
 _page_data = ContextVar("dataref_page_data", default=None)
+
+# The staleness rule moved to resolve.py, where the reference's figure (review, downloads) reads it
+# too; the old name stays for the statement markup, which imports it from here.
+_is_stale = resolved_is_stale
 
 
 def _provenance(resolved):
@@ -32,17 +36,6 @@ def _provenance(resolved):
     return price_provenance(resolved.price)
 
 
-def _is_stale(resolved, page_data):
-    # Freshness lives on PageData where the project has it; without it nothing is marked.
-    if page_data is None:
-        return False
-    if resolved.measurement is not None and hasattr(page_data, "is_stale"):
-        return page_data.is_stale(resolved.measurement)
-    if resolved.price is not None and hasattr(page_data, "price_is_stale"):
-        return page_data.price_is_stale(resolved.price)
-    return False
-
-
 def render_resolved(resolved, page_data=None, lang=None):
     from articles.templatetags.article_tags import footnotes
 
@@ -50,7 +43,7 @@ def render_resolved(resolved, page_data=None, lang=None):
     flag = ""
     if resolved.value is None:
         classes.append("dataref--missing")
-    elif _is_stale(resolved, page_data):
+    elif resolved_is_stale(resolved, page_data):
         classes.append("dataref--stale")
         flag = _stale_flag(resolved)
     marker = footnotes({"page_data": page_data}, resolved.sources) if page_data is not None else ""

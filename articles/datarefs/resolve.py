@@ -265,14 +265,51 @@ def describe_with_lookups(ref):
     return describe(ref, endpoint=endpoint, model=model, other=endpoints.get(ref.other_id))
 
 
+def resolved_is_stale(resolved, page_data):
+    """Whether the page flags this reference as stale: the figure it prints from (the leader, the
+    first of a count, the endpoint) is older than its freshness allows. Freshness lives on PageData
+    where the project has it; without it nothing is marked."""
+    if page_data is None:
+        return False
+    if resolved.measurement is not None and hasattr(page_data, "is_stale"):
+        return page_data.is_stale(resolved.measurement)
+    if resolved.price is not None and hasattr(page_data, "price_is_stale"):
+        return page_data.price_is_stale(resolved.price)
+    return False
+
+
+def printed_value(resolved):
+    """(number as printed, the same number unrounded, unit) of a reference, as format_resolved prints
+    it; (None, None, "") where it prints no number (a dash, the leader's name)."""
+    from benchmarks.formatting import price_decimals, printed_number, quantize
+
+    ref, value = resolved.ref, resolved.value
+    if value is None or ref.compare == LEADER:
+        return None, None, ""
+    if ref.is_price:
+        return quantize(value, price_decimals(value)), value, resolved.price.currency
+    metric = ref.metric_definition
+    if ref.compare in (COUNT, RANK):
+        return value, value, ""
+    if ref.compare == SLOWEST:
+        return quantize(value, 1), value, "×"
+    if ref.compare == ABOVE:
+        # A difference of percentages is in percentage points, as the table's difference columns say.
+        unit = metric.diff_unit if metric.diff_unit == "pp" else metric.unit
+        return quantize(value, metric.precision), value, str(unit)
+    return printed_number(metric, value), value, str(metric.unit)
+
+
 def ref_figures(refs, data):
-    """The figures a list of references prints (articles.figures.Figure), resolved with the page's data."""
+    """The figures a list of references prints (articles.figures.Figure), resolved with the page's data:
+    the text, the number printed and its unrounded value, and the stale flag the page prints beside it."""
     from articles.figures import PRICE, Figure
 
     figures = []
     for ref in refs:
         resolved = resolve_for_page([ref], data)[ref.key]
         behind = tuple(r for r in (resolved.measurement, resolved.compared_with) if r is not None)
+        value, exact, unit = printed_value(resolved)
         figures.append(
             Figure(
                 row=describe_resolved(resolved),
@@ -283,6 +320,10 @@ def ref_figures(refs, data):
                 measurements=behind,
                 price=resolved.price,
                 slot=f"ref:{ref.key}",
+                stale=resolved.value is not None and resolved_is_stale(resolved, data),
+                value=value,
+                unit=unit,
+                exact=exact,
             )
         )
     return figures

@@ -1,5 +1,7 @@
 """Snapshots: listing, read-only published view, publish and correction actions."""
 
+from datetime import datetime
+
 import django_filters
 from django import forms
 from django.contrib import messages
@@ -12,6 +14,7 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext_lazy as _
 from django.views.generic import TemplateView
 from wagtail.admin.filters import DateRangePickerWidget, WagtailFilterSet
+from wagtail.admin.forms import WagtailAdminModelForm
 from wagtail.admin.panels import FieldPanel, FieldRowPanel, MultiFieldPanel, ObjectList
 from wagtail.admin.ui.menus import MenuItem as ListingMenuItem
 from wagtail.admin.ui.tables import Column, DateColumn, StatusTagColumn
@@ -389,6 +392,28 @@ def seconds_input():
     return AdminDateTimeInput(format="%Y-%m-%d %H:%M:%S")
 
 
+MOMENT_FIELDS = ("window_start", "window_end", "measured_at", "fetched_at")
+
+
+class SnapshotForm(WagtailAdminModelForm):
+    """Keeps a time the editor did not change exactly as stored, sub-second part included.
+
+    The field shows seconds (seconds_input), not the microseconds a refresh or an import records
+    (18:16:16.594170): saving a correction untouched parsed back 18:16:16 and moved the copy off the
+    time of the snapshot it corrects. A posted time equal to the one shown keeps the instance's value;
+    a time the editor typed is saved as typed, to the second. (Django's `changed_data` can't tell:
+    for `fetched_at`, whose default is callable, it compares with a hidden initial value the admin
+    does not post, and so reads every post as a change.)"""
+
+    def clean(self):
+        cleaned = super().clean()
+        for name in MOMENT_FIELDS:
+            stored = self.initial.get(name)
+            if isinstance(stored, datetime) and cleaned.get(name) == stored.replace(microsecond=0):
+                cleaned[name] = stored
+        return cleaned
+
+
 class SnapshotViewSet(SnippetViewSet):
     model = Snapshot
     icon = "table"
@@ -438,7 +463,8 @@ class SnapshotViewSet(SnippetViewSet):
                 label=_("Measurement"),
                 panels=[FieldRowPanel([FieldPanel("endpoint", widget=EndpointChooser), FieldPanel("metric"), FieldPanel("value")])],
             ),
-        ]
+        ],
+        base_form_class=SnapshotForm,
     )
 
     def get_urlpatterns(self):
