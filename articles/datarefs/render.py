@@ -17,15 +17,11 @@ from django.utils.safestring import mark_safe
 from wagtail.rich_text import EmbedHandler, RichText, expand_db_html
 
 from .refs import EMBED_TYPE, DataRef, InvalidReference
-from .resolve import format_resolved, resolve_for_page, resolved_is_stale
+from .resolve import format_resolved, resolve_for_page, resolved_is_stale, stale_flag
 
 log = logging.getLogger(__name__)
 
 _page_data = ContextVar("dataref_page_data", default=None)
-
-# The staleness rule moved to resolve.py, where the reference's figure (review, downloads) reads it
-# too; the old name stays for the statement markup, which imports it from here.
-_is_stale = resolved_is_stale
 
 
 def _provenance(resolved):
@@ -45,7 +41,7 @@ def render_resolved(resolved, page_data=None, lang=None):
         classes.append("dataref--missing")
     elif resolved_is_stale(resolved, page_data):
         classes.append("dataref--stale")
-        flag = _stale_flag(resolved)
+        flag = stale_flag(resolved)
     marker = footnotes({"page_data": page_data}, resolved.sources) if page_data is not None else ""
     text = format_resolved(resolved, lang)
     return format_html(
@@ -58,15 +54,6 @@ def render_resolved(resolved, page_data=None, lang=None):
         marker,
         _trail_control(resolved, text),
     )
-
-
-def _stale_flag(resolved):
-    """The mark a stale table cell carries ("stale · 3 Dec"): a reader of prose is told the same."""
-    from articles.figures import Figure
-
-    measurements = (resolved.measurement,) if resolved.measurement is not None else ()
-    figure = Figure(row="", column="", text="", measurements=measurements, price=resolved.price, stale=True)
-    return render_to_string("articles/includes/stale_flag.html", {"figure": figure})
 
 
 def _trail_control(resolved, text):

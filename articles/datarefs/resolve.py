@@ -265,6 +265,17 @@ def describe_with_lookups(ref):
     return describe(ref, endpoint=endpoint, model=model, other=endpoints.get(ref.other_id))
 
 
+def stale_flag(resolved):
+    """The mark a stale table cell carries ("stale · 3 Dec"): a reader of prose is told the same."""
+    from django.template.loader import render_to_string
+
+    from articles.figures import Figure
+
+    measurements = (resolved.measurement,) if resolved.measurement is not None else ()
+    figure = Figure(row="", column="", text="", measurements=measurements, price=resolved.price, stale=True)
+    return render_to_string("articles/includes/stale_flag.html", {"figure": figure})
+
+
 def resolved_is_stale(resolved, page_data):
     """Whether the page flags this reference as stale: the figure it prints from (the leader, the
     first of a count, the endpoint) is older than its freshness allows. Freshness lives on PageData

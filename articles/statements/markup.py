@@ -104,8 +104,13 @@ def _references_as_text(html, page_data):
     from django.utils.translation import get_language
 
     from articles.datarefs.refs import EMBED_TYPE, DataRef, InvalidReference
-    from articles.datarefs.render import _is_stale, _stale_flag
-    from articles.datarefs.resolve import DASH, format_resolved, resolve_for_page
+    from articles.datarefs.resolve import (
+        DASH,
+        format_resolved,
+        resolve_for_page,
+        resolved_is_stale,
+        stale_flag,
+    )
 
     found = []
     for match in DATAREF_EMBED.finditer(html):
@@ -127,8 +132,8 @@ def _references_as_text(html, page_data):
         else:
             figure = resolved[ref.key]
             text = format_resolved(figure, lang)
-            if figure.value is not None and _is_stale(figure, page_data):
-                flag = " ".join(strip_tags(_stale_flag(figure)).split())
+            if figure.value is not None and resolved_is_stale(figure, page_data):
+                flag = " ".join(strip_tags(stale_flag(figure)).split())
                 text = f"{text} ({flag})"
         pieces += [html[end:match.start()], escape(text)]
         end = match.end()
