@@ -113,14 +113,14 @@ def test_new_data_purges_article_and_data_page(client, demo_site):
     from benchmarks.models import Measurement
 
     data_page = client.get(ARTICLE + "data/").content
-    assert "+7,259 ms".encode() in client.get(ARTICLE).content
+    assert b"+7,259 ms" in client.get(ARTICLE).content
     row = Measurement.objects.get(snapshot__status="published", metric="e2e_p99", endpoint__provider__slug="fireworks")
     # Published history is immutable: the change arrives as a correction (published here without the
     # generation bump a correction in the admin makes, to see the cached copy first).
     publish_correction(row.snapshot, {(row.endpoint_id, row.metric): row.value + Decimal("0.1")}, bump=False)
-    assert "+7,259 ms".encode() in client.get(ARTICLE).content  # same generation: the cached copy
+    assert b"+7,259 ms" in client.get(ARTICLE).content  # same generation: the cached copy
     bump_data_generation()
-    assert "+7,359 ms".encode() in client.get(ARTICLE).content
+    assert b"+7,359 ms" in client.get(ARTICLE).content
     assert client.get(ARTICLE + "data/").content != data_page
 
 
