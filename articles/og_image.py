@@ -1,29 +1,35 @@
 """The article's Open Graph image: a 1200×630 PNG of its lead chart, drawn from the figures the page prints.
 
-The lead chart is the body's first bar chart or, without one, its first provider table (its sort
-metric). Bars, names and values come from the block's own compute() through the page's PageData, so
-the image shows exactly the names, numbers (formatted in the page language) and bar lengths of the
-page; the footer names the sources and the newest snapshot date, as the provenance control does.
+The lead chart is the body's first chart of any kind (a bar chart, a trend chart, a price-vs-speed
+scatter) or, without one, its first provider table (its sort metric). Bars, lines, points, names and
+values come from the block's own compute() through the page's PageData, so the image shows exactly the
+names, numbers (formatted in the page language), bar lengths, lines and points of the page (a trend or
+a scatter is redrawn from its SVG's geometry: articles/charts/og_plot.py); the footer names the sources
+and the newest snapshot date, as the provenance control does.
 
 The PNG is stored with the article's rendering (articles/data_route_copies.py) and served at
 …/<slug>/og.png (articles/data_routes.py); the head links it from the cached, pre-rendered part
 (templates/articles/includes/article_head.html), so the address is absolute from the Site's root URL.
 
-Pillow's default font (ImageFont.load_default) covers ASCII and a few signs only: the Spanish accents,
-the page's thin spaces and minus signs are drawn from ASCII pieces (_pieces) rather than as boxes.
+Pillow (a dependency of Wagtail, from the package index alone) draws it with its default font; the
+Spanish accents, thin spaces and minus signs are drawn from ASCII pieces (articles/charts/png_text.py).
 """
 
 import io
-import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils.translation import gettext as _
 from PIL import Image, ImageDraw, ImageFont
 
+from articles.charts import og_plot
+from articles.charts.png_text import fit, text_width, write
+
 WIDTH, HEIGHT = 1200, 630
 PATH = "og.png"  # after the page's URL; config/urls.py routes it (a dotted name Wagtail's own pattern refuses)
-LEAD_TYPES = ("bar_chart", "provider_table")  # in order of preference
+CHART_TYPES = ("bar_chart", "trend_chart", "price_speed_scatter")  # the first of these in the body leads
+TABLE_TYPES = ("provider_table",)  # without a chart
+LEAD_TYPES = CHART_TYPES + TABLE_TYPES
 PAD = 56
 MAX_ROWS = 8  # more do not fit legibly; the image then says how many more the page lists
 NAME_WIDTH, VALUE_WIDTH = 300, 170
@@ -48,10 +54,11 @@ def has_image(page):
 
 
 def lead_block(page):
-    """The first complete chart (else table): a draft's block still being filled in has no figures."""
-    for block_type in LEAD_TYPES:
-        for child in page.body.blocks_by_name(block_type):
-            if not child.block.missing_fields(child.value):
+    """The body's first complete chart, else its first complete table: a draft's block still being
+    filled in has no figures."""
+    for types in (CHART_TYPES, TABLE_TYPES):
+        for child in page.body:
+            if child.block_type in types and not child.block.missing_fields(child.value):
                 return child
     return None
 
@@ -89,16 +96,34 @@ def table_bars(value, data):
     return f"{metric.label} · {table['caption']}", bars
 
 
+def chart_plot(child, data):
+    """(caption, plot, measurements, sources) of a trend chart or a scatter, from the block's computed chart."""
+    chart = child.value.compute(data)
+    if child.block_type == "trend_chart":
+        rows = [point["row"] for point in chart["table"]]
+        return chart["caption"], og_plot.trend(chart), rows, [row.snapshot.source for row in rows]
+    figures = [figure for point in chart["points"] for figure in point["figures"]]
+    rows = [row for figure in figures for row in figure.measurements]
+    return chart["caption"], og_plot.scatter(chart), rows, [source for f in figures for source in f.sources]
+
+
 def chart(page):
-    """What the image shows, or None when the article has no chart: {title, caption, bars, footer}."""
+    """What the image shows, or None when the article has no chart: {title, caption, bars, plot, footer}
+    (`plot`, for a trend chart or a scatter, instead of bars)."""
     child = lead_block(page)
     if child is None:
         return None
-    caption, bars = chart_bars(child, page.page_data)
-    rows = [bar.measurement for bar in bars if bar.measurement is not None]
+    plot = None
+    if child.block_type in ("trend_chart", "price_speed_scatter"):
+        caption, plot, rows, sources = chart_plot(child, page.page_data)
+        bars = []
+    else:
+        caption, bars = chart_bars(child, page.page_data)
+        rows = [bar.measurement for bar in bars if bar.measurement is not None]
+        sources = [row.snapshot.source for row in rows]
     # The publisher ("Artificial Analysis"): the source's full name adds its title, in English, and
     # would crowd the date out of the footer.
-    sources = list(dict.fromkeys(row.snapshot.source.publisher for row in rows))
+    sources = list(dict.fromkeys(source.publisher for source in sources))
     footer = ""
     if rows:
         from articles.templatetags.article_tags import (
@@ -108,7 +133,7 @@ def chart(page):
         footer = _("Source: %(sources)s · measured %(date)s") % {
             "sources": ", ".join(sources), "date": _date_in_words(max(row.snapshot.measured_at for row in rows)),
         }
-    return {"title": page.title, "caption": caption, "bars": bars, "footer": footer}
+    return {"title": page.title, "caption": caption, "bars": bars, "plot": plot, "footer": footer}
 
 
 def meta(page):
@@ -135,6 +160,8 @@ def version(drawn):
 
     shown = [drawn["title"], drawn["caption"], drawn["footer"]]
     shown += [f"{bar.name}\t{bar.text}\t{bar.share}\t{bar.stale}" for bar in drawn["bars"]]
+    if drawn.get("plot"):
+        shown += og_plot.signature(drawn["plot"])
     return hashlib.sha256("\n".join(str(part) for part in shown).encode()).hexdigest()[:12]
 
 
@@ -150,9 +177,27 @@ def draw(drawn):
     title, caption, row_font, footer = (ImageFont.load_default(size=size) for size in (44, 28, 26, 22))
     write(canvas, (PAD, 44), fit(drawn["title"], title, WIDTH - 2 * PAD), title, INK)
     write(canvas, (PAD, 112), fit(drawn["caption"], caption, WIDTH - 2 * PAD), caption, MUTED)
-    bars = drawn["bars"]
-    if not bars:
+    plot = drawn.get("plot")
+    if plot is not None:
+        empty = not (plot.get("series") or plot.get("points"))
+        if not empty:
+            og_plot.draw(canvas, plot, (ImageFont.load_default(size=20), row_font))
+    else:
+        draw_bars(canvas, drawn["bars"], row_font, footer)
+        empty = not drawn["bars"]
+    if empty:
         write(canvas, (PAD, ROWS_TOP + 20), _("No published measurements for this model yet."), row_font, MUTED)
+    canvas.line([PAD, HEIGHT - 74, WIDTH - PAD, HEIGHT - 74], fill=RULE, width=2)
+    site = _("LLM API Benchmarks")
+    site_width = text_width(site, footer)
+    write(canvas, (PAD, HEIGHT - 50), fit(drawn["footer"], footer, WIDTH - 3 * PAD - site_width), footer, MUTED)
+    write(canvas, (WIDTH - PAD - site_width, HEIGHT - 50), site, footer, MUTED)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+def draw_bars(canvas, bars, row_font, footer):
     shown = bars[:MAX_ROWS]
     height = min(60, (ROWS_BOTTOM - ROWS_TOP) // max(len(shown), 1))
     thickness = max(8, int(height * 0.62))
@@ -168,14 +213,6 @@ def draw(drawn):
     if len(bars) > len(shown):
         more = _("+%(n)s more on the page") % {"n": len(bars) - len(shown)}
         write(canvas, (BAR_X, ROWS_TOP + len(shown) * height + 4), more, footer, MUTED)
-    canvas.line([PAD, HEIGHT - 74, WIDTH - PAD, HEIGHT - 74], fill=RULE, width=2)
-    site = _("LLM API Benchmarks")
-    site_width = text_width(site, footer)
-    write(canvas, (PAD, HEIGHT - 50), fit(drawn["footer"], footer, WIDTH - 3 * PAD - site_width), footer, MUTED)
-    write(canvas, (WIDTH - PAD - site_width, HEIGHT - 50), site, footer, MUTED)
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)
-    return out.getvalue()
 
 
 def bar_length(share):
@@ -183,88 +220,3 @@ def bar_length(share):
     if share <= 0:
         return 0
     return max(2, round(BAR_MAX * float(min(share, Decimal(1)))))
-
-
-# --- text with the default font -------------------------------------------------------------------
-
-SPACES = {" ": 1.0, "\u00a0": 1.0, "\u2007": 1.0, "\u202f": 0.5, "\u2009": 0.5}  # share of a space
-SUBSTITUTES = {"\u2212": "-", "\u2013": "-", "\u2014": "-", "\u2010": "-", "\u2011": "-", "\u00d7": "x",
-               "\u2192": "->", "\u0394": "D"}
-# Accents drawn over an ASCII base letter: acute and grave as strokes (the font's own "´" and "`" sit
-# at cap height whatever the letter), the others as the ASCII glyph of the same shape.
-MARKS = {"\u0301": "acute", "\u0300": "grave", "\u0302": "^", "\u0303": "~", "\u0308": ".."}
-INVERTED = {"\u00bf": "?", "\u00a1": "!"}
-
-
-def _pieces(text):
-    """(glyph text, accent or "", space share or None, inverted) per character the font can draw."""
-    for char in text:
-        if char in SPACES:
-            yield " ", "", SPACES[char], False
-        elif char in INVERTED:
-            yield INVERTED[char], "", None, True
-        elif char in SUBSTITUTES:
-            yield SUBSTITUTES[char], "", None, False
-        elif ord(char) < 128:
-            yield char, "", None, False
-        else:
-            base, *marks = unicodedata.normalize("NFD", char)
-            accent = "".join(MARKS.get(mark, "") for mark in marks)
-            yield (base if ord(base) < 128 else char), accent, None, False
-
-
-def text_width(text, font):
-    return sum(font.getlength(glyph) * (share if share is not None else 1)
-               for glyph, _accent, share, _inverted in _pieces(text))
-
-
-def fit(text, font, width):
-    """`text`, cut with "…" to fit `width` pixels."""
-    if text_width(text, font) <= width:
-        return text
-    while text and text_width(text + "…", font) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
-
-
-def write(canvas, xy, text, font, fill, anchor="la"):
-    """Draw `text` with its top-left (anchor "la") or middle-left ("lm") at xy."""
-    x, y = xy
-    ascent, descent = font.getmetrics()
-    top = y if anchor == "la" else y - (ascent + descent) // 2
-    for glyph, accent, share, inverted in _pieces(text):
-        advance = font.getlength(glyph) * (share if share is not None else 1)
-        if share is not None:
-            x += advance
-            continue
-        if inverted:
-            _draw_inverted(canvas, (x, top), glyph, font, fill)
-        else:
-            canvas.text((x, top), glyph, font=font, fill=fill)
-        if accent:
-            _draw_accent(canvas, x, top, glyph, accent, font, fill)
-        x += advance
-
-
-def _draw_accent(canvas, x, top, glyph, accent, font, fill):
-    left, glyph_top, right, _bottom = font.getbbox(glyph)
-    if glyph in "ij":  # the dot gives way to the accent (as the dotless letter would)
-        canvas.rectangle([x + left, top + glyph_top, x + right, top + glyph_top + font.size // 6], fill="white")
-    centre, base = x + (left + right) / 2, top + glyph_top - max(2, font.size // 14)
-    if accent in ("acute", "grave"):
-        rise, run = font.size // 5, font.size // 10
-        start, end = (centre - run, base), (centre + run, base - rise)
-        if accent == "grave":
-            start, end = (centre - run, base - rise), (centre + run, base)
-        canvas.line([start, end], fill=fill, width=max(2, font.size // 14))
-        return
-    mark_left, _mark_top, mark_right, mark_bottom = font.getbbox(accent)
-    canvas.text((centre - (mark_left + mark_right) / 2, base - mark_bottom), accent, font=font, fill=fill)
-
-
-def _draw_inverted(canvas, xy, glyph, font, fill):
-    ascent, descent = font.getmetrics()
-    width = max(1, round(font.getlength(glyph)))
-    mask = Image.new("L", (width, ascent + descent))
-    ImageDraw.Draw(mask).text((0, 0), glyph, font=font, fill=255)
-    canvas.bitmap((round(xy[0]), round(xy[1])), mask.rotate(180), fill=fill)

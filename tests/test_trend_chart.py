@@ -1,6 +1,7 @@
 """A trend chart plots one metric per endpoint over the last N days from one source's published
 snapshots: one line per endpoint, a corrected value marked with its note, and the same points in
-the table under the picture and in the block's CSV, in both languages, at a fixed query cost."""
+the table under the picture and in the block's CSV, in both languages, at a fixed query cost.
+(Changes of method or source: tests/test_trend_changes.py; fixed ranges: tests/test_trend_range.py.)"""
 
 import csv
 import datetime
@@ -11,12 +12,16 @@ from decimal import Decimal
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from articles.charts.svg import nice_ticks, spread
+from benchmarks.cache import bump_cache_generation
+from benchmarks.models import Measurement, Snapshot
+from benchmarks.versioning import bump_content_version
 from tests.factories import SnapshotFactory
-from tests.figures_support import glm_data, glm_values, make_article, publish_correction
+from tests.figures_support import glm_data, glm_values, make_article
 from tests.pagecheck import squeeze, visible_text
 from tests.test_blocks import render
 
@@ -24,6 +29,8 @@ pytestmark = pytest.mark.django_db
 
 LINK = re.compile(r'<p class="download-link"><a href="([^"]+)"')
 POLYLINE = re.compile(r'<polyline class="trend-line" points="([^"]+)"')
+CSV_HEADER = ["date", "endpoint", "value", "snapshot id", "corrected", "full precision", "window start", "window end",
+              "source", "change", "range start", "range end"]
 
 
 @pytest.fixture(autouse=True)
@@ -36,6 +43,23 @@ def trend(data, **extra):
              "name_style": "short", "note": "", "caption_en": ""}
     value.update(extra)
     return value
+
+
+def publish_correction(published, changes, note="re-measured"):
+    """A correction as the admin starts one (benchmarks/admin/snapshots.start_correction): the snapshot's
+    method copied, {(endpoint id, metric): value} replaced, published in place of `published`."""
+    draft = Snapshot.objects.create(source=published.source, measured_at=published.measured_at,
+                                    workload=published.workload, effort=published.effort,
+                                    concurrency=published.concurrency)
+    Measurement.objects.bulk_create(
+        Measurement(snapshot=draft, endpoint_id=row.endpoint_id, metric=row.metric,
+                    value=changes.get((row.endpoint_id, row.metric), row.value))
+        for row in published.measurements.all())
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        published.publish_correction(draft, note)
+    bump_content_version(draft.model_keys(published))
+    bump_cache_generation()
+    return draft
 
 
 def three_days(data):
@@ -89,6 +113,7 @@ def test_one_line_per_endpoint_with_the_correction_marked_and_the_same_points_in
     assert len(rows) == 12
     corrected = [row for row in rows if row[3]]
     assert corrected == [[corrected[0][0], "Z.ai", "139.5", "Corrected: Re-measured after an outage (was 151.0)"]]
+    assert "<polygon" not in html and "<th scope=\"col\">Change</th>" not in html  # one source, one method
     assert {row[2] for row in rows if row[1] == "Z.ai"} == {"148.0", "139.5", "150.4"}
     assert "151.0" not in [row[2] for row in rows]  # the superseded value is not plotted
 
@@ -96,14 +121,18 @@ def test_one_line_per_endpoint_with_the_correction_marked_and_the_same_points_in
     response = client.get(link)
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     reader = list(csv.reader(io.StringIO(response.content.decode())))
-    assert reader[0] == ["date", "endpoint", "value", "snapshot id", "corrected", "full precision", "window start",
-                         "window end"]
+    assert reader[0] == CSV_HEADER
     csv_points = reader[1:]
     assert len(csv_points) == 12
     # The same points in the same order (oldest first): endpoint, value, corrected or not.
     assert [(r[1], r[2], bool(r[4])) for r in csv_points] == [(f"{r[1]} · GLM-5.3", r[2], bool(r[3])) for r in rows]
-    assert [r for r in csv_points if r[4]] == [
-        [csv_points[[r[4] for r in csv_points].index("yes")][0], "Z.ai · GLM-5.3", "139.5", str(correction.pk), "yes", "139.500000", "", ""]]
+    assert [r[:10] for r in csv_points if r[4]] == [
+        [csv_points[[r[4] for r in csv_points].index("yes")][0], "Z.ai · GLM-5.3", "139.5", str(correction.pk), "yes",
+         "139.500000", "", "", "Artificial Analysis · GLM-5.3 providers", ""]]
+    # The range the chart covers, on every row: the 30 days before the page, as local dates.
+    assert {(r[10], r[11]) for r in csv_points} == {
+        (timezone.localtime(timezone.now() - datetime.timedelta(days=30)).date().isoformat(),
+         timezone.localdate().isoformat())}
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", r[0]) for r in csv_points)
     assert len({r[3] for r in csv_points}) == 3  # three snapshots in force
 
@@ -127,7 +156,8 @@ def test_spanish_page_labels_the_chart_in_spanish(client):
     [link] = LINK.findall(html)
     header = next(csv.reader(io.StringIO(client.get(link).content.decode())))
     assert header == ["fecha", "endpoint", "valor", "id de la instantánea", "corregido", "precisión completa",
-                      "inicio de la ventana", "fin de la ventana"]
+                      "inicio de la ventana", "fin de la ventana", "fuente", "cambio", "inicio del intervalo",
+                      "fin del intervalo"]
 
 
 def test_the_query_count_does_not_grow_with_the_snapshots_plotted(django_assert_num_queries):
@@ -190,4 +220,4 @@ def test_the_stored_rendering_serves_the_same_points_file(client, settings):
     live = client.get(link)
     assert (stored[HEADER], live[HEADER]) == ("stored", "live")
     assert stored.content == live.content
-    assert stored.content.decode().splitlines()[0] == "date,endpoint,value,snapshot id,corrected,full precision,window start,window end"
+    assert stored.content.decode().splitlines()[0] == ",".join(CSV_HEADER)
