@@ -44,6 +44,17 @@ def article_feed_changes(page, language=None):
     return _registered().article_feed_changes(page, language)
 
 
+def log_page_numbers(page, language=None):
+    """{change set id: the page of the article's change log (?page=N) that lists its first row}.
+
+    Read in the log's own order, so a link lands where the paginated log puts the change set."""
+    numbers = {}
+    rows = page_changes(page, language).values_list("change_set_id", flat=True)
+    for position, change_set_id in enumerate(rows):
+        numbers.setdefault(change_set_id, position // PER_PAGE + 1)
+    return numbers
+
+
 def change_date(change_set):
     """When readers started seeing the change: the snapshot's publication (the record comes just after)."""
     return change_set.snapshot.published_at or change_set.created_at
