@@ -54,13 +54,16 @@ class ArticleChangeRoutesMixin:
         paginator = Paginator(change_log.page_changes(self), change_log.PER_PAGE)
         page_of_changes = paginator.get_page(request.GET.get("page"))
         versions = self.change_log_versions(request)
+        groups = change_log.grouped(page_of_changes.object_list)
         return self.render(
             request,
             template="articles/article_changes.html",
             context_overrides={
                 "changes_page": page_of_changes,
-                "change_groups": change_log.grouped(page_of_changes.object_list),
+                "change_groups": groups,
                 "change_versions": versions,
+                # The log's own figures, not the page's: a change of a demo source's figure is demo data.
+                "shows_demo_data": any(change_set.snapshot.source.is_demo for change_set, _rows in groups),
             },
         )
 

@@ -168,7 +168,14 @@ def headers():
     return [
         _("block"), _("figure"), _("endpoint"), _("metric"), _("value"), _("full precision"), _("unit"),
         _("as printed"), _("snapshot date"), _("source"), _("source URL"), _("based on"), _("stale"),
+        _("demo data"),
     ]
+
+
+def is_demo(row):
+    """A figure from a source that ships with the site as an example (the page says so in its banner; a
+    file read on its own must say so on each row)."""
+    return any(getattr(source, "is_demo", False) for source in row.sources)
 
 
 def csv_cells(row):
@@ -177,7 +184,7 @@ def csv_cells(row):
         row.value, plain_number(row.exact), row.unit, row.text,
         "; ".join(moment_text(moment) for moment in row.dates),
         "; ".join(str(source) for source in row.sources), "; ".join(source.url for source in row.sources),
-        row.based_on, _("yes") if row.stale else "",
+        row.based_on, _("yes") if row.stale else "", _("yes") if is_demo(row) else "",
     ]
 
 
@@ -210,6 +217,7 @@ def row_json(row):
         "window_hours": row.window_hours or None,
         "based_on": row.based_on,
         "stale": row.stale,
+        "demo_data": is_demo(row),
     }
 
 
@@ -231,6 +239,8 @@ def as_json(rows, page, url):
         "language": (get_language() or "en")[:2],
         # The credit lines the sources require, as the article prints them (e.g. Artificial Analysis).
         "attributions": page.attributions(),
+        # Fixed examples that ship with the site, not live measurements (the article's "Demo data" banner).
+        "demo_data": any(is_demo(row) for row in rows),
         "figures": [row_json(row) for row in rows],
     }
     return json.dumps(document, ensure_ascii=False, indent=1)

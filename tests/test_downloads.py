@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 ARTICLE = "/en/fastest-llm-api/"
 ARTICLE_ES = "/es/api-llm-mas-rapida/"
 HEADERS_EN = ["block", "figure", "endpoint", "metric", "value", "full precision", "unit", "as printed",
-              "snapshot date", "source", "source URL", "based on", "stale"]
+              "snapshot date", "source", "source URL", "based on", "stale", "demo data"]
 LINK = re.compile(r'<p class="download-link"><a href="([^"]+)"')
 
 
@@ -186,7 +186,7 @@ def test_spanish_downloads_use_spanish_labels_and_plain_numbers(client, demo_sit
     header = next(csv.reader(io.StringIO(response.content.decode())))
     assert header == ["bloque", "cifra", "endpoint", "métrica", "valor", "precisión completa", "unidad",
                       "tal como se muestra", "fecha de la instantánea", "fuente", "URL de la fuente", "basada en",
-                      "desfasado"]
+                      "desfasado", "datos de demostración"]
     rows = read_csv(response)
     shown = printed(client.get(ARTICLE_ES).text)
     assert all(squeeze(row["tal como se muestra"]) in shown for row in rows)
