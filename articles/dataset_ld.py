@@ -24,7 +24,7 @@ def dataset(page):
     # When the figures last changed, not the page's publication: publishing the Spanish text must not
     # change the English page (a page with no figures has no dateModified rather than a publication
     # time). A correction or a refresh changes them when it is published, after they were measured.
-    updated = max((moment for moment in (page.updated_at, data.data_changed_at()) if moment), default=None)
+    updated = page.figures_changed_at
     span = coverage(data)
     document = {
         "@context": "https://schema.org",

@@ -251,7 +251,15 @@ class ArticlePage(QueryContractMixin, SpanishFromMemoryMixin, LanguagePreviewMix
 
     @property
     def updated_at(self):
+        """When the newest figure the page shows was measured ("Data as of")."""
         return self.page_data.newest_measured_at()
+
+    @property
+    def figures_changed_at(self):
+        """When a figure the page shows last changed: measured, or published later by a refresh or a
+        correction ("Updated", the Dataset's dateModified)."""
+        moments = [self.updated_at, self.page_data.data_changed_at()]
+        return max((moment for moment in moments if moment is not None), default=None)
 
     @property
     def source_count(self):
