@@ -13,7 +13,8 @@ A stored copy is served only when it is still exact, which is checked in the one
   so no refresh, import, correction or related page can leave an old copy current;
 - it has not expired: a figure turning stale or leaving a leaderboard's window changes the page
   with no new data, so a copy expires at the first such moment (at the latest after
-  ARTICLE_PRERENDER_SECONDS).
+  ARTICLE_PRERENDER_SECONDS);
+- it was made by the running code (config/code_version.py): a deploy retires every copy.
 Anything else renders live, as before, and the next run of `prerender_due` stores a new copy.
 Previews never read a stored copy. Stored copies live in PostgreSQL, so a Redis outage keeps them.
 """
@@ -36,6 +37,7 @@ from benchmarks.versioning import (
     model_key,
     page_key,
 )
+from config.code_version import code_version
 
 from .data_route_copies import render_data_routes
 
@@ -52,7 +54,8 @@ class PrerenderedQuerySet(models.QuerySet):
         keys = PrerenderedDependency.objects.filter(rendering_id=models.OuterRef(models.OuterRef("pk"))).values("key")
         changed = DependencyVersion.objects.filter(key__in=keys, version__gt=models.OuterRef("content_version"))
         everything = Coalesce(models.Subquery(everything_version_query()), 0)
-        return self.filter(valid_until__gt=until, content_version__gte=everything).exclude(models.Exists(changed))
+        return self.filter(valid_until__gt=until, content_version__gte=everything, code_version=code_version()).exclude(
+            models.Exists(changed))
 
 
 class PrerenderedArticle(models.Model):
@@ -60,6 +63,8 @@ class PrerenderedArticle(models.Model):
     language = models.CharField(max_length=8)
     revision_id = models.BigIntegerField()
     content_version = models.BigIntegerField()
+    # The code it was made by (config/code_version.py): a deploy retires every copy made before it.
+    code_version = models.CharField(max_length=12, default="", blank=True)
     head_html = models.TextField()
     article_html = models.TextField()
     # The data page and the downloads, from the same data at the same moment (articles/data_route_copies.py).
@@ -194,7 +199,8 @@ def prerender(page_id):
         with translation.override(language):  # the same page and data: the same moment as the article
             data_routes = render_data_routes(page, _request_for(page, language))
             summary = page.summary_text()
-        values = {"revision_id": page.live_revision_id, "content_version": version, "head_html": head,
+        values = {"revision_id": page.live_revision_id, "content_version": version, "code_version": code_version(),
+                  "head_html": head,
                   "article_html": article, "rendered_at": timezone.now(), "valid_until": valid_until,
                   "summary_text": summary, **data_routes}
         try:

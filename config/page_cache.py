@@ -50,6 +50,7 @@ from benchmarks.cache import (
     dependencies_bumped,
     generation_value,
 )
+from config.code_version import code_version
 from config.query_contract import DECLARED, declared_query
 
 PAGES_GENERATION_KEY = "pages:generation"
@@ -196,7 +197,8 @@ def _key(request, query):
     key names the page, not what it showed: an entry carries that (`_validity`), checked on each hit."""
     address = request.build_absolute_uri(request.path) + (f"?{query}" if query else "")
     url = hashlib.md5(address.encode(), usedforsecurity=False).hexdigest()
-    return f"page:v4:{_language(request.path)}:{url}"  # v4: the entry tuple's layout
+    # v4: the entry tuple's layout; the code version: a deploy never serves a page the old code made.
+    return f"page:v4:{code_version()}:{_language(request.path)}:{url}"
 
 
 def _validity(request, generations):

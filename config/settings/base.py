@@ -298,6 +298,9 @@ PAGE_CACHE_LOCAL_ENTRIES = env_int("PAGE_CACHE_LOCAL_ENTRIES", 200)
 # turns stale sooner); beat replaces copies that expire within the margin, so keep the margin above
 # the beat interval.
 ARTICLE_PRERENDER = env_bool("ARTICLE_PRERENDER", True)
+# The code version stored renderings and cached pages are made by (config/code_version.py); empty: a
+# digest of the templates, modules, translations and static files. A deploy may name its commit.
+RENDERING_VERSION = env_str("RENDERING_VERSION", "")
 ARTICLE_PRERENDER_SECONDS = env_int("ARTICLE_PRERENDER_SECONDS", 3600)
 ARTICLE_PRERENDER_BEAT_SECONDS = env_int("ARTICLE_PRERENDER_BEAT_SECONDS", 60)
 ARTICLE_PRERENDER_MARGIN_SECONDS = env_int("ARTICLE_PRERENDER_MARGIN_SECONDS", 150)
