@@ -7,6 +7,7 @@ of queries, however many blocks or providers there are.
 
 from collections import defaultdict
 from functools import cached_property
+from types import SimpleNamespace
 
 from articles.charts.data import TrendDataMixin
 from benchmarks.metrics import get_metric
@@ -50,6 +51,27 @@ def with_shared_related(rows, prices=None):
         price.endpoint, price.source = endpoints[price.endpoint_id], sources[price.source_id]
         price.snapshot = snapshots[price.snapshot_id] if price.snapshot_id else None
     return rows, prices
+
+
+def prose_model_ids(children, page=None):
+    """Models that data references and checked statements read in any text of the blocks (notes, FAQ
+    answers, card texts, captions) and in the page's summary. A block declares the models its own
+    figures show; prose may name others. Loaded with the rest, they are part of what the page shows
+    (its dependency keys: new data for them retires its stored rendering) and need no second load."""
+    from articles.datarefs.refs import refs_in_html, rich_texts
+    from articles.statements.markup import has_statements, statements_in_html
+
+    texts = [text.source for child in children for text in rich_texts(child.value)]
+    summary = getattr(page, "summary", None) if page is not None else None
+    if summary:
+        texts.append(summary)
+    found = set()
+    for html in texts:
+        if "<embed" in html:
+            found.update(ref.model_id for ref in refs_in_html(html))
+        if has_statements(html):
+            found.update(pk for claim, _words in statements_in_html(html) if claim is not None for pk in claim.model_ids)
+    return sorted(found)
 
 
 class WindowMixin:
@@ -136,6 +158,8 @@ class PageData(WindowMixin, TrendDataMixin):
                     models[model.pk] = model
                 if source is not None:
                     sources[source.pk] = source
+        for pk in prose_model_ids(children, self.page):
+            models.setdefault(pk, SimpleNamespace(pk=pk))
         return models, sources
 
     # --- bulk loads (one query each) --------------------------------------------------------
