@@ -250,7 +250,13 @@ class PageData(WindowMixin, TrendDataMixin):
         return list(self._latest_any_source.get((model.pk, metric), []))
 
     def ranked(self, model, metric, source=None):
-        return rank_rows(self.rows(model, metric, source), get_metric(metric))
+        # Asked again and again for the same model and metric (tables, picks, every statement and
+        # reference on it): ranked once per render, a fresh list each time (callers may change theirs).
+        key = (model.pk if model is not None else None, metric, source.pk if source is not None else None)
+        memo = self.__dict__.setdefault("_ranked", {})
+        if key not in memo:
+            memo[key] = tuple(rank_rows(self.rows(model, metric, source), get_metric(metric)))
+        return list(memo[key])
 
     def value(self, endpoint, metric, source=None):
         return self._by_endpoint.get((source.pk if source is not None else None, endpoint.pk, metric))
@@ -272,7 +278,13 @@ class PageData(WindowMixin, TrendDataMixin):
     def is_stale(self, measurement):
         from benchmarks.freshness import measurement_is_stale
 
-        return measurement is not None and measurement_is_stale(measurement, self.now)
+        if measurement is None:
+            return False
+        memo = self.__dict__.setdefault("_stale", {})
+        key = id(measurement)  # the page's rows are its own instances, alive for the whole render
+        if key not in memo:
+            memo[key] = (measurement, measurement_is_stale(measurement, self.now))
+        return memo[key][1]
 
     def price_is_stale(self, price):
         from benchmarks.freshness import price_is_stale

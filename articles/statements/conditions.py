@@ -12,6 +12,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from articles.datarefs.refs import PRICES
 from benchmarks.metrics import METRICS
@@ -172,6 +173,12 @@ class Claim:
 
     @classmethod
     def parse(cls, raw):
+        # A page's statements are read several times a render (the body, the checked summary, which
+        # models the page loads): claims are immutable, so each stored condition is parsed once.
+        return _parsed(cls, raw or "")
+
+    @classmethod
+    def _parse(cls, raw):
         try:
             data = json.loads(raw or "")
         except ValueError:
@@ -193,3 +200,8 @@ class Claim:
     @property
     def model_ids(self):
         return {pk for condition in self.conditions for pk in condition.models}
+
+
+@lru_cache(maxsize=4096)
+def _parsed(cls, raw):
+    return cls._parse(raw)
