@@ -7,7 +7,7 @@ read "now"; the review of changed figures reads the moment before and the moment
 with the same querysets, so both sides follow the same rule.
 """
 
-from django.db import connection, models
+from django.db import models
 from django.db.models import Exists, F, OuterRef, Q, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
@@ -180,22 +180,27 @@ class PriceQuerySet(models.QuerySet):
         return self.filter(typed | in_force_q(as_of, "snapshot__"))
 
     def current(self, on_date=None, endpoints=None, models=None, as_of=None):
-        """Each endpoint's price in force on a date (latest effective date not after it). One query."""
+        """Each endpoint's price in force on a date (latest effective date not after it). One query.
+
+        Each endpoint's newest usable price is looked up on its own, newest first, along the index on
+        (endpoint, effective date): the cost follows the endpoints asked for, not the price history (a
+        price list refreshed every 15 minutes records every price again each time; sorting all of them
+        per page grew with every refresh)."""
+        from .models import Endpoint
+
         on_date = on_date or (as_of.date() if as_of is not None else timezone.localdate())
-        qs = self.usable(as_of).filter(effective_date__lte=on_date)
+        wanted = Endpoint.objects.all()
         if endpoints is not None:
-            qs = qs.filter(endpoint__in=endpoints)
+            wanted = wanted.filter(pk__in=[getattr(endpoint, "pk", endpoint) for endpoint in endpoints])
         if models is not None:
-            qs = qs.filter(endpoint__model__in=models)
-        newest_first = [F("effective_date").desc(), F("pk").desc()]
-        if connection.features.can_distinct_on_fields:
-            # PostgreSQL: DISTINCT ON keeps the first row of each endpoint in this order. Planned and
-            # compiled in a fraction of the window function's time (every article render reads it).
-            qs = qs.order_by("endpoint_id", *newest_first).distinct("endpoint_id")
-        else:
-            qs = qs.annotate(
-                _newest=Window(RowNumber(), partition_by=[F("endpoint_id")], order_by=newest_first)
-            ).filter(_newest=1)
+            wanted = wanted.filter(model__in=models)
+        newest = (
+            type(self)(self.model).usable(as_of)
+            .filter(endpoint_id=OuterRef("pk"), effective_date__lte=on_date)
+            .order_by("-effective_date", "-pk")
+            .values("pk")[:1]
+        )
+        qs = self.filter(pk__in=wanted.annotate(_price=Subquery(newest)).values("_price"))
         return qs.select_related("source", "snapshot", "endpoint__provider", "endpoint__model").defer(
             "snapshot__raw_payload"
         )
