@@ -8,7 +8,23 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.functional import lazy
+from django.utils.translation import get_language, gettext
+
+_TRANSLATED = {}
+
+
+def _translated_once(message):
+    """gettext, remembered per language: the registry's labels, units and definitions are read for every
+    figure a page prints (hundreds a render), and a catalog never changes while the process runs."""
+    key = (message, get_language())
+    text = _TRANSLATED.get(key)
+    if text is None:
+        text = _TRANSLATED[key] = gettext(message)
+    return text
+
+
+_ = lazy(_translated_once, str)  # a lazy translation, as gettext_lazy
 
 SPEED = "speed"  # tokens per second, >= 0
 TIME = "time"  # seconds, >= 0
