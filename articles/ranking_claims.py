@@ -38,13 +38,15 @@ ONLY_WORDS = {
 # after "per"/"por" (a unit) are not ranks.
 RANKING_WORDS = {
     "en": (
-        r"lead(?:s|ing|er)?|tops?|topped|fastest|quickest|slowest|cheapest|runner-up|"
+        r"lead(?:s|ing|er)?|led|tops?|topped|fastest|quickest|slowest|cheapest|runner-up|"
+        r"more\s+expensive|pricier|costs?\s+extra|"
         r"first(?!\s+(?:chunk|token|byte|response))|(?<!per\s)second|last|ahead|behind|"
         r"wins?|beats?|best|worst|outpaces?|outperforms?|faster|quicker|slower|cheaper|"
         r"longest|shortest|highest|lowest|" + EXCLUSIVE_WORDS["en"]
     ),
     "es": (
-        r"lidera(?:n|ndo)?|l[ií]der(?:es)?|encabeza(?:n)?|m[aá]s\s+r[aá]pid[oa]s?|m[aá]s\s+lent[oa]s?|"
+        r"lider(?:a|an|ando|ar|[oó]|aba|aban|aron)|l[ií]der(?:es)?|encabeza(?:n)?|m[aá]s\s+r[aá]pid[oa]s?|"
+        r"m[aá]s\s+lent[oa]s?|m[aá]s\s+car[oa]s?|menor|mayor|ventaja|"
         r"(?<!por\s)segund[oa]|primer[oa]?(?!\s+(?:fragmento|token|byte))|"
         r"[uú]ltim[oa]|por\s+delante|al\s+frente|detr[aá]s|"
         r"gana|supera|mejor|peor|m[aá]s\s+barat[oa]|m[aá]s\s+(?:larg|cort|alt|baj)[oa]s?|" + EXCLUSIVE_WORDS["es"]

@@ -1,10 +1,11 @@
 """Counts typed in words: "Seven hosts", "four models", "two of the three current models".
 
 A count of the hosts or models a page measures goes stale when a source adds or drops a row, while
-the tables update. A typed count is flagged when it equals one the page's data gives (hosts per
-model, models measured, current models, or how many models a provider named in the text is
-measured on or leads); a count of models that is a part of those measured ("two of the current
-models") is flagged too, since only the data can say which part.
+the tables update. Every typed count of two or more hosts or models is flagged: with what
+it counts when it equals one the page's data gives (hosts per model, models measured, current
+models, or how many models a provider named in the text is measured on or leads), as a part of
+those measured ("two of the current models": only the data can say which part), and otherwise as a
+count the data does not give ("Eight hosts" where six are measured is the stale count itself).
 """
 
 import re
@@ -19,6 +20,10 @@ NUMBER_WORDS = {
 HOST_WORDS = r"(?:hosts?|providers?|endpoints?|proveedor(?:es)?)"
 MODEL_WORDS = r"(?:models?|modelos?)"
 CONTEXT_CHARS = 40
+# "Two endpoints" is how methodology speaks of any pair compared; hosts and models are what a page counts.
+ENDPOINT_NOUN = re.compile(r"\bendpoints?\b", re.IGNORECASE)
+# What the data does count, shown beside a typed count it does not give: a few, not every model's.
+MAX_SHOWN_COUNTS = 4
 
 
 def count_index(data):
@@ -97,7 +102,7 @@ def find_typed_counts(text, counts, lang, nouns=HOST_WORDS, part_of=0, counts_at
     words = NUMBER_WORDS.get(lang, NUMBER_WORDS["en"])
     number = rf"\d{{1,2}}|{'|'.join(words)}"
     pattern = (
-        rf"\b(?P<n>{number})\s+(?:(?:of|de)\s+(?:the|l[oa]s)\s+(?:(?P<m>{number})\s+)?)?"
+        rf"(?<![\w.,\-])(?P<n>{number})\s+(?:(?:of|de)\s+(?:the|l[oa]s)\s+(?:(?P<m>{number})\s+)?)?"
         rf"(?:[\w-]+\s+)?{nouns}\b"
     )
     found = []
@@ -107,6 +112,11 @@ def find_typed_counts(text, counts, lang, nouns=HOST_WORDS, part_of=0, counts_at
         what = [d for n in numbers for d in here.get(n, [])]
         if not what and part_of and any(2 <= n <= part_of for n in numbers):
             what = [_("a part of the %(count)s models measured on this page") % {"count": part_of}]
+        if not what and any(n >= 2 for n in numbers) and not ENDPOINT_NOUN.search(match.group(0)):
+            # A count the data does not give is already false (or about something the page does not
+            # show): flagged all the same, with the counts the data does give beside it.
+            what = [_("a count of hosts or models the page's data does not give")]
+            what += [d for n in sorted(here) for d in here[n]][:MAX_SHOWN_COUNTS]
         if what:
             start, end = max(match.start() - CONTEXT_CHARS, 0), min(match.end() + CONTEXT_CHARS, len(text))
             found.append((match.group(0), list(dict.fromkeys(what)), text[start:end].strip()))

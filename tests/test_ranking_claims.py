@@ -22,8 +22,16 @@ def glm():
     return glm_data()
 
 
+COUNT = "a count of hosts or models the page's data does not give"
+
+
 def claims(findings, lang):
-    return [(f.typed, f.place) for f in findings if f.language == lang]
+    """Ranking claims; typed counts are flagged too (tests/test_figure_check_any_count.py)."""
+    return [(f.typed, f.place) for f in findings if f.language == lang and f.figures[0] != COUNT]
+
+
+def counts(findings, lang):
+    return [(f.typed, f.place) for f in findings if f.language == lang and f.figures[0] == COUNT]
 
 
 def evidence(findings, lang, typed):
@@ -72,6 +80,13 @@ def test_the_issues_sentences_are_flagged_with_the_named_providers_own_ranks(glm
         ("Baseten", "Paragraph (block 3)"),
         ("Z.ai", "FAQ (block 4) › questions 1 › answer"),
     ]
+    # The counts in them are flagged as well: this page measures one model, so "two of the current
+    # models" is a count its data does not give.
+    assert counts(findings, "en") == [
+        ("two of the current models", "Summary"),
+        ("two of the three current models", "Provider cards (block 2) › Baseten › strengths"),
+    ]
+    assert counts(findings, "es") == [("dos de los tres modelos", "Provider cards (block 2) › Baseten › strengths")]
     # Each claim quotes its own provider's rank, in the metric the sentence names.
     assert evidence(findings, "en", "Leads") == [
         "ranking claim about Baseten", "Baseten (Fast) · GLM-5.3 · Output speed: rank 1 of 4",
