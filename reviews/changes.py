@@ -128,7 +128,7 @@ def record_changes(snapshot):
             before = PageData(page=page, blocks=blocks, page_sources=page_sources, as_of=just_before)
             # The figures first: rendering for new_sources() then numbers citations on the same data.
             for index, place, _key, kind, figure, old, new, named in differences(
-                blocks, before, after, lang
+                blocks, before, after, lang, page
             ) + new_sources(page, lang, blocks, before, after):
                 items.append(
                     FigureChange(

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from articles.figure_check import body_texts
+from articles.prose_fields import page_field_prose
 from articles.figures import PICK, RANKING, VALUE, page_figures
 from benchmarks.formatting import DASH
 
@@ -55,11 +56,15 @@ def _rows_text(labels, shown):
     return "".join(parts).removeprefix(", ") + (" …" if last < len(labels) else "")
 
 
-def mentions(blocks, names):
-    """Places in the page's prose (paragraphs, cards, notes, FAQ answers…) that name one of these
-    providers: what an editor re-reads when a ranking changes, since prose may claim a position."""
+def mentions(blocks, names, page=None, lang=None):
+    """Places in the page's prose (its summary and other own fields, paragraphs, cards, notes, FAQ
+    answers…) that name one of these providers: what an editor re-reads when a ranking changes, since
+    prose may claim a position. The summary comes first: it is also the meta description and the
+    listing's text, read by more people than any paragraph."""
     patterns = [re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE) for name in sorted(set(names)) if name]
-    found = [place for place, text in body_texts(blocks) if any(p.search(text) for p in patterns)]
+    texts = [(text.place, text.text) for text in page_field_prose(page, lang)] if page is not None and lang else []
+    texts += list(body_texts(blocks))
+    found = [place for place, text in texts if any(p.search(text) for p in patterns)]
     for n, child in enumerate(blocks, start=1):
         about = getattr(child.block, "prose_about_providers", None)
         for provider, label in about(child.value) if about else ():
@@ -68,7 +73,7 @@ def mentions(blocks, names):
     return found
 
 
-def differences(blocks, before, after, lang):
+def differences(blocks, before, after, lang, page=None):
     """[(block index, place, key, kind, figure, old text, new text, [places naming a provider whose
     rank changed])] for what reads differently."""
     old, new = page_figure_map(blocks, before, lang), page_figure_map(blocks, after, lang)
@@ -89,7 +94,7 @@ def differences(blocks, before, after, lang):
         for key in old_rankings.keys() & new_rankings.keys():
             found = _ranking_change(key, places[key[0]], old_rankings[key], new_rankings[key])
             if found:
-                named = mentions(blocks, _moved_providers(old_rankings[key], new_rankings[key]))
+                named = mentions(blocks, _moved_providers(old_rankings[key], new_rankings[key]), page, lang)
                 # The places in prose go with the first item (the new leader, else the new order).
                 changes += [(*change, named if n == 0 else []) for n, change in enumerate(found)]
     return changes

@@ -116,7 +116,7 @@ def ref_html(model, metric, endpoint=None, source=None, compare="", other=None):
     return f'<embed embedtype="dataref" {attrs}/>'
 
 
-def make_article(body_en, body_es=None, sources=(), title="Fastest GLM-5.3 API", spanish=True):
+def make_article(body_en, body_es=None, sources=(), title="Fastest GLM-5.3 API", spanish=True, summary=None):
     """A published article under the site's home page; the Spanish body mirrors the English one by default.
 
     The Spanish is the stored text the article's translation memory starts from (editorial.spanish);
@@ -129,6 +129,8 @@ def make_article(body_en, body_es=None, sources=(), title="Fastest GLM-5.3 API",
         "slug": {"en": f"figures-{n}", "es": f"cifras-{n}"},
         "body": {"en": body_en, "es": body_es if body_es is not None else body_en},
     }
+    if summary is not None:  # {"en": …, "es": …}
+        texts["summary"] = summary
     if not spanish:
         texts = {name: {"en": values["en"]} for name, values in texts.items()}
     page, _created = ensure_article(ensure_home_page(), f"figures-{n}", sources=sources, **texts)

@@ -97,3 +97,21 @@ def test_the_issue_correction_lists_the_old_leaders_fall_and_a_cards_rank(client
 
     assert card_rank(before) == [("2nd", "2")]
     assert card_rank(client.get(page.url + "data/csv/").content.decode()) == [("1st", "1")]
+
+
+def test_a_new_leader_points_the_editor_at_the_summary_that_names_the_old_one(glm):
+    """The summary is the meta description and the listing's text: a ranking change that moves a
+    provider it names asks the editor to re-read it first (the review asked for paragraph 5 and the
+    cards, never the summary)."""
+    page = make_article([table(glm), cards(glm, "<p>Wide catalogue.</p>")], sources=[glm["source"], glm["pricing"]],
+                        summary={"en": "<p>Baseten's premium tier is quick on GLM-5.3.</p>",
+                                 "es": "<p>El nivel prémium de Baseten es rápido en GLM-5.3.</p>"})
+
+    correction = publish_correction(glm["snapshot"], {(glm["fast"].pk, "output_speed_median"): Decimal("140")})
+
+    for lang in ("en", "es"):
+        [leader] = FigureChange.objects.filter(change_set__snapshot=correction, page=page, language=lang,
+                                               kind="pick", figure__in=["leader", "líder"])
+        places = leader.mentions.splitlines()
+        assert places[0] in ("Summary", "Resumen"), places
+        assert any("Together AI" in place for place in places[1:])  # its card, as before
