@@ -6,6 +6,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from bs4 import BeautifulSoup
 from django.core.cache import cache
 from django.db import connection
 from django.template import Context, Template
@@ -121,13 +122,20 @@ def test_comparisons_model_best_and_prices(glm):
     assert "<sup" not in html
 
 
-def test_missing_and_unreadable_references_print_a_dash(glm):
+def test_missing_and_unreadable_references_print_a_dash_and_say_what_it_means(glm):
+    from django.utils import translation
+
     missing = ref_html(glm["model"], "accuracy_index", endpoint=glm["together"])  # never measured
-    html = expand_db_html(
-        f'<p>{missing} and <embed embedtype="dataref" model="{glm["model"].pk}" metric="nope"/></p>'
-    )
+    source = f'<p>{missing} and <embed embedtype="dataref" model="{glm["model"].pk}" metric="nope"/></p>'
+    html = expand_db_html(source)
     assert dataref_texts(html) == ["—", "—"]
     assert html.count("dataref--missing") == 2
+    # A dash alone in a sentence reads as punctuation ("ahead: —, Baseten's…"): each says so in words.
+    soup = BeautifulSoup(html, "html.parser")
+    assert [flag.get_text() for flag in soup.select(".dataref--missing + .missing-flag")] == ["not measured yet"] * 2
+    assert all(ref["title"] for ref in soup.select(".dataref--missing"))
+    with translation.override("es"):
+        assert "aún sin medir" in expand_db_html(source)
 
 
 def test_template_tag_numbers_footnotes_from_the_page_source_list(glm):

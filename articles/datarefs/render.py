@@ -14,7 +14,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from wagtail.rich_text import EmbedHandler, RichText, expand_db_html
+
+from benchmarks.formatting import DASH
 
 from .refs import EMBED_TYPE, DataRef, InvalidReference
 from .resolve import format_resolved, resolve_for_page, resolved_is_stale, stale_flag
@@ -38,7 +41,8 @@ def render_resolved(resolved, page_data=None, lang=None):
     classes = ["dataref"]
     flag = ""
     if resolved.value is None:
-        classes.append("dataref--missing")
+        # A dash alone in a sentence reads as punctuation: say that the data has no figure here.
+        return missing_reference(resolved.ref.key)
     elif resolved_is_stale(resolved, page_data):
         classes.append("dataref--stale")
         flag = stale_flag(resolved)
@@ -84,9 +88,19 @@ def render_attrs_list(attrs_list, page_data=None, lang=None):
     return [
         render_resolved(resolved[ref.key], page_data, lang)
         if ref is not None
-        else '<span class="dataref dataref--missing">—</span>'
+        else missing_reference("")
         for ref in parsed
     ]
+
+
+def missing_reference(key):
+    """What a reference with no figure prints: the dash a table cell has, and in words what it means
+    (the table's "Not measured yet"), so a sentence never reads as if the dash were a value."""
+    return format_html(
+        '<span class="dataref dataref--missing" data-dataref="{}" title="{}">{}</span>'
+        ' <span class="missing-flag">{}</span>',
+        key, _("The data this page shows has no figure here."), DASH, _("not measured yet"),
+    )
 
 
 class DatarefEmbedHandler(EmbedHandler):
