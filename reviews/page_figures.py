@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from articles.figure_check import body_texts
-from articles.prose_fields import page_field_prose
 from articles.figures import PICK, RANKING, VALUE, page_figures
+from articles.prose_fields import page_field_prose
 from benchmarks.formatting import DASH
 
 __all__ = ["PICK", "RANKING", "VALUE", "differences", "page_figure_map"]
