@@ -32,7 +32,14 @@ def test_a_false_statement_is_marked_and_its_evidence_opens_by_keyboard(open_pag
     button = card.locator(".statement-flag + .prov-toggle")
     panel = card.locator(".statement-flag + .prov-toggle + .prov-panel")
     expect(panel).to_be_hidden()
-    button.focus()
+    # Reached by Tab from the control before it, in the page's tab order: not only focusable by script.
+    button.evaluate("""button => {
+        const order = [...document.querySelectorAll('a[href], button, [tabindex]:not([tabindex="-1"])')]
+            .filter(el => el.offsetParent !== null);
+        order[order.indexOf(button) - 1].focus();
+    }""")
+    page.keyboard.press("Tab")
+    expect(button).to_be_focused()
     page.keyboard.press("Enter")
     expect(button).to_have_attribute("aria-expanded", "true")
     expect(panel).to_be_visible()
