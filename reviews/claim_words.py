@@ -26,6 +26,7 @@ from articles.statements.conditions import (
     RANK,
     SLOWER,
     VALUE,
+    named_provider_ids,
 )
 from benchmarks.formatting import format_metric, format_money
 
@@ -37,7 +38,7 @@ def claim_names(claims):
     providers, models = set(), set()
     for claim in claims:
         for condition in claim.conditions:
-            providers |= {host.provider_id for host in (condition.host, condition.other) if host is not None}
+            providers |= named_provider_ids((condition.host, condition.other))
             models |= set(condition.models)
     return (
         dict(Provider.objects.filter(pk__in=providers).values_list("pk", "name")) if providers else {},
@@ -64,8 +65,7 @@ def listed(names):
 
 
 def _host(host, providers):
-    name = providers.get(host.provider_id, f"#{host.provider_id}")
-    return f"{name} ({host.tier})" if host.tier else name
+    return host.name(providers)
 
 
 def _number(condition, value):

@@ -9,7 +9,7 @@ import json
 
 from django.utils.html import escape
 
-from articles.statements.conditions import Claim
+from articles.statements.conditions import EVERY_OTHER, Claim
 
 SPEED = "output_speed_median"
 
@@ -19,6 +19,8 @@ class DemoStatements:
         self.b = blocks
 
     def _host(self, host):
+        if host == EVERY_OTHER:
+            return EVERY_OTHER
         provider, tier = host if isinstance(host, tuple) else (host, "")
         pk = self.b.provider(provider)
         return f"{pk}:{tier}" if tier else str(pk)

@@ -18,6 +18,7 @@ from .conditions import (
     COMPARE,
     COUNT,
     EQ,
+    EVERY_OTHER,
     EXACTLY,
     FASTER,
     GE,
@@ -81,7 +82,10 @@ class StatementChooserForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["host"].choices = self.fields["other"].choices = host_choices()
+        hosts = host_choices()
+        self.fields["host"].choices = hosts
+        # Y may be whoever else is measured when the page renders (a host a refresh adds included).
+        self.fields["other"].choices = [hosts[0], (EVERY_OTHER, gettext_lazy("every other host measured")), *hosts[1:]]
 
     def clean(self):
         cleaned = super().clean()

@@ -48,17 +48,45 @@ class Host:
     @classmethod
     def parse(cls, raw):
         text = str(raw or "")
+        if text == EVERY_OTHER:
+            return EVERY_OTHER_HOST
         provider, _sep, tier = text.partition(":")
         try:
             return cls(int(provider), tier)
         except ValueError:
             raise InvalidCondition(f"host {raw!r} is not provider-id[:tier]") from None
 
+    @property
+    def is_every_other(self):
+        return self.provider_id == 0 and self.tier == EVERY_OTHER
+
     def __str__(self):
+        if self.is_every_other:
+            return EVERY_OTHER
         return f"{self.provider_id}:{self.tier}" if self.tier else str(self.provider_id)
 
     def serves(self, endpoint):
         return endpoint.provider_id == self.provider_id and (endpoint.tier or "") == self.tier
+
+    def name(self, providers):
+        """How a sentence names it, from {provider id: name}."""
+        if self.is_every_other:
+            from django.utils.translation import gettext as _
+
+            return _("every other host measured")
+        name = providers.get(self.provider_id, f"#{self.provider_id}")
+        return f"{name} ({self.tier})" if self.tier else name
+
+
+# The compared side of "X is faster / cheaper than every other host measured": whoever the data
+# measures when the page renders, so a host that arrives with a refresh is compared too (a list of
+# the hosts measured when the sentence was written would leave it unchecked).
+EVERY_OTHER = "*"
+EVERY_OTHER_HOST = Host(0, EVERY_OTHER)
+
+
+def named_provider_ids(hosts):
+    return {host.provider_id for host in hosts if host is not None and not host.is_every_other}
 
 
 @dataclass(frozen=True)

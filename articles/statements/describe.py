@@ -6,7 +6,20 @@ from django.utils.translation import gettext as _
 
 from articles.datarefs.resolve import quantity_label
 
-from .conditions import ABOVE, ALL, ANY, COMPARE, COUNT, EQ, GE, LEADS, MEASURED, RANK, VALUE
+from .conditions import (
+    ABOVE,
+    ALL,
+    ANY,
+    COMPARE,
+    COUNT,
+    EQ,
+    GE,
+    LEADS,
+    MEASURED,
+    RANK,
+    VALUE,
+    named_provider_ids,
+)
 
 # The editor converts every statement of a page when it opens it: names come from one cached
 # lookup (keyed on the data generation, as data references' tokens are), not two queries each.
@@ -54,7 +67,7 @@ def _cached_names(refresh=False):
 
 def _names(claim):
     providers, models = _cached_names()
-    wanted = {h.provider_id for c in claim.conditions for h in (c.host, c.other) if h is not None}
+    wanted = {pk for c in claim.conditions for pk in named_provider_ids((c.host, c.other))}
     if not (wanted <= set(providers) and claim.model_ids <= set(models)):
         # Named after the cache was filled (or the cache holds another database's names): read them
         # all again, once, rather than two queries for each statement that follows.
@@ -63,8 +76,7 @@ def _names(claim):
 
 
 def _host(host, providers):
-    name = providers.get(host.provider_id, f"#{host.provider_id}")
-    return f"{name} ({host.tier})" if host.tier else name
+    return host.name(providers)
 
 
 def describe_condition(condition, providers, models):

@@ -5,7 +5,7 @@ on the same snapshots, windows and freshness rules as the figures beside it: a l
 among fresh rows as data references' picks are, a rank and a count among every printed row.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
@@ -27,6 +27,7 @@ from .conditions import (
     MEASURED,
     RANK,
     VALUE,
+    Host,
 )
 
 
@@ -122,6 +123,8 @@ def _rank(condition, data):
 
 
 def _compare(condition, data):
+    if condition.other.is_every_other:
+        return _compare_with_every_other(condition, data)
     if condition.relation == CHEAPER:
         side = PRICES[condition.metric]
         own, other = (_price_of(data, condition.model_id, host) for host in (condition.host, condition.other))
@@ -141,6 +144,25 @@ def _compare(condition, data):
     if condition.factor is None:
         return good > bad, [own, other]
     return bad > 0 and good >= bad * condition.factor, [own, other]
+
+
+def _compare_with_every_other(condition, data):
+    """Holds when the comparison holds against each other host the data has on the model (prices
+    or the metric's figures, as the pair comparison reads them); the evidence is the pairs that fail."""
+    if condition.relation == CHEAPER:
+        endpoints = [p.endpoint for p in data.prices.values() if p.endpoint.model_id == condition.model_id]
+    else:
+        endpoints = [row.endpoint for row in _rows(condition, data, condition.model_id)]
+    if not any(condition.host.serves(endpoint) for endpoint in endpoints):
+        return False, []
+    others = dict.fromkeys(Host(e.provider_id, e.tier or "") for e in endpoints if not condition.host.serves(e))
+    failed, evidence = [], []
+    for other in others:
+        holds, rows = _compare(replace(condition, other=other), data)
+        evidence += [row for row in rows if row not in evidence]
+        if not holds:
+            failed += [row for row in rows if row not in failed]
+    return not failed, failed or evidence
 
 
 def _price_of(data, model_id, host):
