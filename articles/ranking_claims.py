@@ -67,7 +67,7 @@ CLAIM_WINDOW = 40
 ATTACHED = 12
 SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
 CLAUSE_MARK = re.compile(r"[,;:()\u2014\u2013]")
-CLAIM_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s(?:and|but|y|pero)\s", re.IGNORECASE)
+CLAIM_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s(?:and|but|while|whereas|y|pero|mientras)\s", re.IGNORECASE)
 EVIDENCE_ITEMS = 4
 
 
@@ -333,6 +333,11 @@ class RankingClaims:
             # "Baseten leads two models, CoreWeave leads GLM-5.3-Flash": what follows a claimant up
             # to the next one is its own. A lone claimant has the whole sentence.
             begin = claimed[n - 1].end() if n else 0
+            # "Z.ai tops the accuracy index while Baseten leads on speed": Baseten's claim starts
+            # after the clause break, or the metric of Z.ai's words would pick Baseten's evidence.
+            breaks = list(CLAIM_BREAK.finditer(sentence, begin, match.start())) if n else []
+            if breaks:
+                begin = breaks[-1].end()
             until = claimed[n + 1].start() if n + 1 < len(claimed) else len(sentence)
             if len(claimed) > 1:
                 own = [name for (at, _end), name in models if match.start() <= at < until]

@@ -53,3 +53,13 @@ def test_ranking_words_in_either_language_make_a_provider_name_a_claim(glm, lang
     body = [table(glm), paragraph(f"<p>{sentence}</p>")]
     page = make_article(body, body_es=body, sources=[glm["source"]])
     assert "Baseten" in [typed for typed, _figures in findings_of(page, lang)], sentence
+
+
+def test_a_second_claimant_is_judged_on_its_own_clause(glm):
+    body = [table(glm), paragraph("<p>Z.ai tops the accuracy index while Baseten leads on speed.</p>")]
+    page = make_article(body, sources=[glm["source"]])
+    evidence = dict(findings_of(page, "en"))
+    assert any("Accuracy" in line or "accuracy" in line for line in evidence["Z.ai"])
+    # Baseten's evidence is its speed rank, never its accuracy rank from the clause before.
+    assert evidence["Baseten"][1:] and all("ccuracy" not in line for line in evidence["Baseten"]), evidence["Baseten"]
+    assert any("Output speed" in line for line in evidence["Baseten"])
