@@ -155,3 +155,18 @@ def test_edit_view_reads_the_names_of_statements_once(editor_client, demo_articl
     small = cache_reads(editor_client, demo_article)
     large = cache_reads(editor_client, with_more_statements(demo_article, EXTRA))
     assert large <= small, (small, large)
+
+
+def test_the_editor_loads_each_chosen_model_once_and_forgets_them_with_the_request(editor_client, demo_article):
+    """The form renders each block type's choosers after the view returned: without one lookup for
+    the request, each type and body language read its models and sources again (5 pairs of queries
+    on the demo article)."""
+    from articles.blocks import choosers
+
+    editor_client.get(edit_url(demo_article))
+    with CaptureQueriesContext(connection) as ctx:
+        assert editor_client.get(edit_url(demo_article)).status_code == 200
+    model_reads = [q["sql"] for q in ctx.captured_queries if 'FROM "benchmarks_languagemodel"' in q["sql"]]
+    assert len(model_reads) == 1, model_reads
+    # Nothing outlives the request: the next one (any view) reads the database again.
+    assert choosers._shared.get() is None

@@ -11,6 +11,7 @@ import copy
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.core.signals import request_finished, request_started
 from wagtail import blocks
 from wagtail.snippets.blocks import SnippetChooserBlock
 
@@ -122,3 +123,19 @@ def bulk_values(block, data, files, prefix):
     finally:
         _loaded.reset(token)
 
+
+
+def share_lookups_until_the_request_ends(*args, **kwargs):
+    """For a whole request (the page editor's view: the form renders each block type's choosers
+    after the view returned, two queries per type and body language): each chosen object loaded
+    once. The request's end empties it, so nothing outlives the request that read it."""
+    if _shared.get() is None:
+        _shared.set({})
+
+
+def _forget_shared_lookups(**kwargs):
+    _shared.set(None)
+
+
+request_started.connect(_forget_shared_lookups, dispatch_uid="chooser-lookups-request-started")
+request_finished.connect(_forget_shared_lookups, dispatch_uid="chooser-lookups-request-finished")

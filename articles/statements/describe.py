@@ -33,11 +33,13 @@ _request = Local()
 
 def _request_started(**kwargs):
     _request.names = None
+    _request.described = None
     _request.active = True
 
 
 def _request_finished(**kwargs):
     _request.names = None
+    _request.described = None
     _request.active = False
 
 
@@ -115,6 +117,22 @@ def describe_condition(condition, providers, models):
 
 
 def describe_claim(claim):
+    """The claim in words of the active language. Within a request each distinct claim is described
+    once: the English and Spanish bodies carry the same conditions (the edit view described each twice)."""
+    if not getattr(_request, "active", False):
+        return _describe(claim)
+    from django.utils.translation import get_language
+
+    memo = getattr(_request, "described", None)
+    if memo is None:
+        memo = _request.described = {}
+    key = (claim, get_language())
+    if key not in memo:
+        memo[key] = _describe(claim)
+    return memo[key]
+
+
+def _describe(claim):
     providers, models = _names(claim)
     return _(" and ").join(
         describe_condition(c, providers, models) if not c.negated or c.kind == MEASURED
