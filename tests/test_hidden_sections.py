@@ -19,6 +19,11 @@ def empty_sections(html):
             text = heading.find_next_sibling("div")
             if text is None or not text.get_text(strip=True):
                 empty.append(f"{card.h3.get_text(strip=True)} · {heading.get_text(strip=True)}")
+    # A one-line summary whose only sentence was hidden must not be left as bare footnote markers.
+    for summary in soup.select("p.card-summary"):
+        words = "".join(text for text in summary.find_all(string=True) if text.find_parent("sup") is None)
+        if not words.strip():
+            empty.append(f"{summary.find_parent('li').h3.get_text(strip=True)} · summary")
     empty += [f"caption of table {n}" for n, caption in enumerate(soup.select("table caption"))
               if not caption.get_text(strip=True)]
     return empty
