@@ -168,7 +168,8 @@ def test_provider_cards_order_by_best_tier_show_standard_tier_and_dashes(glm):
     # Baseten first (its Fast tier, 283.4), then CoreWeave (200.0), then Novita AI (105.5)
     assert text.index("Baseten") < text.index("CoreWeave") < text.index("NovitaAI")
     # Baseten's card shows the standard tier (150.4), not the Fast tier, and a dash where unmeasured
-    assert "GLM-5.3tokens/s150.4GLM-5.3-Flashtokens/s—StrengthsgoodLimitationsbad13" in text
+    # Its footnotes: the benchmark its values come from (1), not the price list (3): a card prints no price.
+    assert "GLM-5.3tokens/s150.4GLM-5.3-Flashtokens/s—StrengthsgoodLimitationsbad1Core" in text
     assert "GLM-5.3tokens/s—GLM-5.3-Flashtokens/s200.0" in text
 
 

@@ -79,13 +79,8 @@ class ProviderCardsValue(blocks.StructValue):
                 )
                 if rows and rows[0].snapshot.source not in sources:
                     sources.append(rows[0].snapshot.source)
-            for model, source in models:
-                for endpoint in data.endpoints(model, source):
-                    if endpoint.provider_id != provider.pk:
-                        continue
-                    price = data.price(endpoint)
-                    if price is not None and price.source not in sources:
-                        sources.append(price.source)
+            # A card prints no price: its footnotes cite the benchmark sources of its values only
+            # (issue 25: footnotes follow what the page prints).
             cards.append(
                 {
                     "provider": provider,
