@@ -3,6 +3,7 @@ permanent address of the version being read, its date, and APA-like and BibTeX c
 <details> that works without JavaScript. The current page names the newest change it shows, so a
 Spanish-only publication leaves the English page's box as it was."""
 
+import datetime
 import re
 import time
 from decimal import Decimal
@@ -124,3 +125,21 @@ def test_when_a_version_went_live_is_worked_out_once_per_publication(client, art
     second, loaded = render()
     assert loaded >= 1 and second > first
     assert LanguageLiveSince.objects.filter(page=article, language="en").count() == 1  # the older answer went
+
+
+def test_a_page_whose_trend_rolls_with_the_clock_cites_the_moment_it_was_rendered(client, glm):
+    """A trend of the last N days changes as points leave its range, with no new data: the moment of the
+    last data change would show points the page no longer shows (4 more on the demo after 12 hours)."""
+    from tests.figures_support import make_article
+
+    trend = {"type": "trend_chart", "value": {
+        "model": glm["model"].pk, "source": glm["source"].pk, "metric": "output_speed_median", "days": 7,
+        "start_date": None, "end_date": None, "name_style": "short", "note": "", "caption_en": ""}}
+    page = make_article([trend], sources=[glm["source"]])
+    time.sleep(1.1)  # the publication's second is over: the old answer (the page's last change) is earlier
+    before = datetime.datetime.now(datetime.UTC).replace(microsecond=0)
+    html = client.get(english_url(page)).text
+    after = datetime.datetime.now(datetime.UTC)
+    cited = datetime.datetime.fromisoformat(re.search(r'datetime="([^"]+)"', cite_box(html)).group(1))
+    assert before <= cited <= after, (before, cited, after)
+    assert cited > glm["snapshot"].published_at  # not the last data change

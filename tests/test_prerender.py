@@ -45,6 +45,9 @@ def words(html):
     return re.sub(r"\s+", " ", html).strip()
 
 
+CITE_BOX = re.compile(r'<section class="cite-box".*?</section>', re.S)
+
+
 def test_a_stored_copy_is_the_page_a_live_render_gives_in_each_language(client, demo_site, prerendering):
     assert prerender_due() == 2  # the two demo articles
     assert PrerenderedArticle.objects.count() == 4  # each in English and Spanish
@@ -55,7 +58,14 @@ def test_a_stored_copy_is_the_page_a_live_render_gives_in_each_language(client, 
         live = client.get(url)
         prerendering.ARTICLE_PRERENDER = True
         assert live[HEADER] == "live"
-        assert words(stored.text) == words(live.text), url
+        if url == GLM:
+            # Its trend plots the last 7 days: each render cites its own moment (articles/versions.py
+            # rolls_with_time), the one whose as-of address shows that render again.
+            stored_text, live_text = (CITE_BOX.sub("", text) for text in (stored.text, live.text))
+            assert CITE_BOX.search(stored.text) and stored_text != stored.text
+        else:
+            stored_text, live_text = stored.text, live.text
+        assert words(stored_text) == words(live_text), url
     assert prerender_due() == 0  # nothing is due any more
 
 
