@@ -88,6 +88,10 @@ def test_a_correction_is_listed_with_its_date_figure_values_source_and_note(clie
     assert "Corrección · Fuente: Artificial Analysis" in spanish
     assert f"Nota de corrección: {NOTE}" in spanish
     assert "Correction" not in spanish and "Source:" not in spanish
+    # The editor's note is English (it has no Spanish field): marked as such for screen readers.
+    html = client.get(spanish_url(article) + "cambios/").text
+    assert f'<span lang="en">{NOTE}</span>' in html
+    assert f'<span lang="en">{NOTE}</span>' not in client.get(english_url(article) + "changes/").text
 
 
 def test_the_spanish_change_log_shows_no_english_interface_text(client, glm, article):
