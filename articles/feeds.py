@@ -40,6 +40,12 @@ def entry_id(change_set, page, language):
 class ChangesFeed(Feed):
     feed_type = Atom1Feed
 
+    def author_name(self):
+        # RFC 4287 §4.1.1: a feed whose entries name no author names one itself (the publisher).
+        from django.conf import settings
+
+        return settings.WAGTAIL_SITE_NAME
+
     def __call__(self, request, *args, **kwargs):
         # The site feed is one instance for every request (config/urls.py): each request works on its
         # own copy, so no thread reads another request's host or language.

@@ -243,6 +243,8 @@ def test_the_article_feed_lists_each_publication_in_the_address_language(client,
     feed = parsed(client.get(english_url(article) + "changes/feed/"))
     assert feed.feed.title == "Figure changes: GLM page"
     assert feed.feed.language == "en"
+    # Atom requires an author of every entry, here the feed's own (RFC 4287 §4.1.1).
+    assert feed.feed.author == "LLM API Benchmarks"
     [entry] = feed.entries
     assert entry.title == "Correction: figures changed on “GLM page”"
     assert entry.link == f"http://testserver{english_url(article)}changes/#change-{correction.review_change_set.pk}"
