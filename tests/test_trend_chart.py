@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
 LINK = re.compile(r'<p class="download-link"><a href="([^"]+)"')
 POLYLINE = re.compile(r'<polyline class="trend-line" points="([^"]+)"')
 CSV_HEADER = ["date", "endpoint", "value", "snapshot id", "corrected", "full precision", "window start", "window end",
-              "source", "change", "range start", "range end"]
+              "source", "change", "range start", "range end", "metric", "unit"]
 
 
 @pytest.fixture(autouse=True)
@@ -157,7 +157,7 @@ def test_spanish_page_labels_the_chart_in_spanish(client):
     header = next(csv.reader(io.StringIO(client.get(link).content.decode())))
     assert header == ["fecha", "endpoint", "valor", "id de la instantánea", "corregido", "precisión completa",
                       "inicio de la ventana", "fin de la ventana", "fuente", "cambio", "inicio del intervalo",
-                      "fin del intervalo"]
+                      "fin del intervalo", "métrica", "unidad"]
 
 
 def test_the_query_count_does_not_grow_with_the_snapshots_plotted(django_assert_num_queries):

@@ -88,10 +88,11 @@ def test_a_fixed_range_plots_exactly_the_snapshots_of_its_days_and_says_so(clien
 
     [link] = LINK.findall(html)
     reader = list(csv.reader(io.StringIO(client.get(link).content.decode())))
-    assert reader[0][-2:] == ["range start", "range end"]
+    assert reader[0][-4:-2] == ["range start", "range end"]
     assert sorted({int(row[3]) for row in reader[1:]}) == sorted(snapshot.pk for snapshot in inside)
     assert [row[2] for row in reader[1:]] == [row[2] for row in rows]  # the plotted points, in the table's order
-    assert {(row[-2], row[-1]) for row in reader[1:]} == {(start.isoformat(), end.isoformat())}
+    assert {(row[-4], row[-3]) for row in reader[1:]} == {(start.isoformat(), end.isoformat())}
+    assert {(row[-2], row[-1]) for row in reader[1:]} == {("Output speed", "tokens/s")}  # what the values measure
 
     spanish = client.get(f"/es/{page.slug_es}/").text
     with translation.override("es"):

@@ -250,7 +250,11 @@ class TrendChartValue(blocks.StructValue):
 
         chart = self.compute(data)
         headers = [_("date"), _("endpoint"), _("value"), _("snapshot id"), _("corrected"), _("full precision"),
-                   _("window start"), _("window end"), _("source"), _("change"), _("range start"), _("range end")]
+                   _("window start"), _("window end"), _("source"), _("change"), _("range start"), _("range end"),
+                   _("metric"), _("unit")]
+        # A downloaded file says what its values measure, in which unit.
+        metric = get_metric(self["metric"])
+        measured = [str(metric.label), str(metric.unit)]
         rows = []
         for point in chart["table"]:
             snapshot = point["row"].snapshot
@@ -258,7 +262,7 @@ class TrendChartValue(blocks.StructValue):
             rows.append([moment_text(point["moment"]), str(point["row"].endpoint), point["figure"].value,
                          point["row"].snapshot_id, _("yes") if point["corrected"] else "", point["row"].value, *window,
                          str(snapshot.source), "; ".join(change["text"] for change in point["changes"]),
-                         *chart["range_cells"]])
+                         *chart["range_cells"], *measured])
         return headers, rows
 
 
