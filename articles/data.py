@@ -306,6 +306,11 @@ class PageData(WindowMixin, TrendDataMixin):
             moments += [row.snapshot.measured_at + timedelta(hours=h) for row in self.window_rows for h in windows]
         return min((moment for moment in moments if moment is not None and moment > self.now), default=None)
 
+    def rolls_with_time(self):
+        """Whether the page reads differently as time passes with no new data, beyond figures turning
+        stale: a leaderboard averaging the last hours, a trend chart plotting the last days."""
+        return bool(_windows(self.blocks)) or bool(self.trend_changes())
+
     def fresh_ranked(self, model, metric, source=None):
         """Ranked rows that may back a "fastest"/"cheapest" pick: stale figures are left out."""
         return [row for row in self.ranked(model, metric, source) if not self.is_stale(row)]

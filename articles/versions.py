@@ -217,16 +217,9 @@ def current_version_moment(page, language, page_data):
         return None  # no logged publication: the as-of route could not find it either (404)
     now = page_data.now
     moments = [since, page_data.data_changed_at(), turned_stale_at(page_data, now)]
-    if rolls_with_time(page_data):
+    if page_data.rolls_with_time():
         # What it shows moved with the clock (a point left a trend's last N days, a row a leaderboard's
         # window) at moments no stored row records: only this render's own moment shows it again.
         moments.append(now)
     return max(moment for moment in moments if moment is not None).replace(microsecond=0)
 
-
-def rolls_with_time(page_data):
-    """Whether the page reads differently as time passes with no new data, beyond figures turning
-    stale: a leaderboard averaging the last hours, a trend chart plotting the last days."""
-    from articles.data import _windows
-
-    return bool(_windows(page_data.blocks)) or bool(page_data.trend_changes())

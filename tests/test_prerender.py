@@ -59,8 +59,8 @@ def test_a_stored_copy_is_the_page_a_live_render_gives_in_each_language(client, 
         prerendering.ARTICLE_PRERENDER = True
         assert live[HEADER] == "live"
         if url == GLM:
-            # Its trend plots the last 7 days: each render cites its own moment (articles/versions.py
-            # rolls_with_time), the one whose as-of address shows that render again.
+            # Its trend plots the last 7 days: each render cites its own moment (PageData.
+            # rolls_with_time in articles/data.py), the one whose as-of address shows that render again.
             stored_text, live_text = (CITE_BOX.sub("", text) for text in (stored.text, live.text))
             assert CITE_BOX.search(stored.text) and stored_text != stored.text
         else:
